@@ -2,6 +2,7 @@
 //! from which every pattern query (five, four, three, ...) and the renju forbidden-point test
 //! are answered without scanning the board.
 
+pub mod bench;
 mod forbid;
 pub mod notation;
 pub mod pattern;

@@ -3,5 +3,8 @@
 
 /// Entry point of `pbrain-gorin bench`.
 pub fn main(_args: &[String]) -> anyhow::Result<()> {
-    anyhow::bail!("bench is not written yet")
+    for line in crate::board::bench::report(1000) {
+        println!("{line}");
+    }
+    Ok(())
 }
