@@ -7,4 +7,5 @@ pub mod board;
 pub mod eval;
 pub mod play;
 pub mod protocol;
+pub mod record;
 pub mod search;
