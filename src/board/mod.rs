@@ -339,9 +339,13 @@ impl Board {
     }
 
     /// Whether a black stone on the empty square `p` is forbidden (always false outside renju,
-    /// and for a move that makes a five). Leaves the board as it found it.
+    /// for a move that makes a five, and for a square that is occupied or off the board).
+    /// Leaves the board as it found it.
     pub fn is_forbidden(&mut self, p: Pos) -> bool {
-        self.rule == Rule::Renju && forbid::is_forbidden(self, p)
+        self.rule == Rule::Renju
+            && self.contains(p)
+            && self.is_empty(p)
+            && forbid::is_forbidden(self, p)
     }
 
     /// Whether colour `c` may legally play the empty square `p` (black's forbidden points in

@@ -127,6 +127,15 @@ fn rejects_bad_sizes_and_squares() {
     assert_eq!(b.move_count(), 1);
     assert_eq!(b.undo(), Ok(xy(7, 7)));
     assert_eq!(b.undo(), Err(BoardError::NothingToUndo));
+    // Queries on occupied or off-board squares answer without touching the board.
+    let mut r = board_xy(Rule::Renju, &[(5, 7), (6, 7), (7, 5), (7, 6)], &[]);
+    let before = r.hash();
+    assert!(r.is_forbidden(xy(7, 7)));
+    assert!(!r.is_forbidden(xy(5, 7)));
+    assert!(!r.is_forbidden(Pos::new(31, 31)));
+    assert!(!r.is_legal(xy(5, 7), Color::White));
+    assert_eq!(r.hash(), before);
+    assert!(r.verify_incremental());
     let mut tiny = Board::new(5, 5, Rule::Freestyle).unwrap();
     let all: Vec<Pos> = tiny.squares().collect();
     for p in all {
