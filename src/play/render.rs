@@ -1,0 +1,344 @@
+//! Drawing for terminal play: the board with renju-notation labels, the last move and black's
+//! forbidden points marked, and one line of text per event. Plain ASCII without colour by
+//! default so pipes and tests read it; Unicode stones and ANSI colour are options.
+
+use super::session::{name, Event, GameEnd, Player, Session, Threat};
+use crate::board::{Board, Color, Pos};
+
+/// How to draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// ● ○ · × instead of X O . !
+    pub unicode: bool,
+    /// ANSI colours (only when stdout is a terminal, unless forced).
+    pub ansi: bool,
+}
+
+impl Style {
+    pub const PLAIN: Style = Style {
+        unicode: false,
+        ansi: false,
+    };
+
+    fn glyphs(self) -> [&'static str; 5] {
+        // black, white, empty, forbidden, centre
+        if self.unicode {
+            ["●", "○", "·", "×", "+"]
+        } else {
+            ["X", "O", ".", "!", "+"]
+        }
+    }
+}
+
+const RESET: &str = "\x1b[0m";
+const BOLD: &str = "\x1b[1m";
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32;1m";
+const YELLOW: &str = "\x1b[33;1m";
+const DIM: &str = "\x1b[2m";
+
+/// The column letters (a..z; wider boards are played with x,y).
+fn column_label(x: usize) -> char {
+    if x < 26 {
+        (b'A' + x as u8) as char
+    } else {
+        ' '
+    }
+}
+
+/// Draws the board: a header of column letters, one line per row with its renju row number on
+/// both sides (row 1 at the bottom), the last move in brackets, `forbidden` squares marked and
+/// the `winning` stones highlighted (colour only).
+pub fn board_text(board: &Board, forbidden: &[Pos], winning: &[Pos], style: Style) -> String {
+    let (w, h) = (board.width(), board.height());
+    let g = style.glyphs();
+    let paint = |s: &str, code: &str| {
+        if style.ansi && !code.is_empty() {
+            format!("{code}{s}{RESET}")
+        } else {
+            s.to_string()
+        }
+    };
+    let mut header = String::from("   ");
+    for x in 0..w {
+        header.push(' ');
+        header.push(column_label(x));
+    }
+    let mut out = String::new();
+    out.push_str(header.trim_end());
+    out.push('\n');
+    let last = board.last_move();
+    let centre = Pos::new(w / 2, h / 2);
+    for y in 0..h {
+        let row = h - y;
+        let mut line = format!("{row:>2} ");
+        for x in 0..w {
+            let p = Pos::new(x, y);
+            let (glyph, code) = match board.stone(p) {
+                Some(Color::Black) => (g[0], BOLD),
+                Some(Color::White) => (g[1], BOLD),
+                None if forbidden.contains(&p) => (g[3], RED),
+                None if p == centre => (g[4], DIM),
+                None => (g[2], DIM),
+            };
+            let code = if winning.contains(&p) { GREEN } else { code };
+            let is_last = last == Some(p);
+            let before = if is_last {
+                "["
+            } else if x > 0 && last == Some(Pos::new(x - 1, y)) {
+                ""
+            } else {
+                " "
+            };
+            line.push_str(&paint(before, if is_last { YELLOW } else { "" }));
+            line.push_str(&paint(glyph, code));
+            if is_last {
+                line.push_str(&paint("]", YELLOW));
+            }
+        }
+        if last != Some(Pos::new(w - 1, y)) {
+            line.push(' ');
+        }
+        line.push_str(&format!(" {row}"));
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str(header.trim_end());
+    out.push('\n');
+    out
+}
+
+/// Who a colour is, in words, for this session ("you", "gorin", or nobody in particular).
+fn who(session: &Session, c: Color) -> &'static str {
+    match (session.players(), session.player(c)) {
+        ([Player::Human, Player::Human], _) => "",
+        ([Player::Engine, Player::Engine], _) => "gorin",
+        (_, Player::Human) => "you",
+        (_, Player::Engine) => "gorin",
+    }
+}
+
+fn with_who(session: &Session, c: Color) -> String {
+    match who(session, c) {
+        "" => c.to_string(),
+        w => format!("{c} ({w})"),
+    }
+}
+
+fn names(ps: &[Pos], h: usize) -> String {
+    ps.iter().map(|&p| name(p, h)).collect::<Vec<_>>().join(" ")
+}
+
+/// The board with its status lines, as shown after every change.
+pub fn screen(session: &Session, style: Style) -> String {
+    let board = session.board();
+    let black_to_move = board.side_to_move() == Color::Black;
+    let forbidden = if black_to_move && !session.is_over() {
+        board.forbidden_points()
+    } else {
+        Vec::new()
+    };
+    let winning = match session.result() {
+        Some(GameEnd::Five { line, .. }) => line.clone(),
+        _ => Vec::new(),
+    };
+    let mut s = board_text(board, &forbidden, &winning, style);
+    let side = board.side_to_move();
+    let state = match session.result() {
+        Some(_) => "game over".to_string(),
+        None => format!("{} to move", with_who(session, side)),
+    };
+    let mut status = format!(
+        "{} {}x{} · move {} · {}",
+        board.rule(),
+        board.width(),
+        board.height(),
+        board.move_count() + 1,
+        state
+    );
+    if let Some(p) = board.last_move() {
+        status.push_str(&format!(" · last {}", name(p, board.height())));
+    }
+    if !style.unicode {
+        status = status.replace('·', "|");
+    }
+    s.push_str(&status);
+    s.push('\n');
+    if !forbidden.is_empty() {
+        let g = style.glyphs();
+        s.push_str(&format!(
+            "{} = forbidden for black: {}\n",
+            g[3],
+            names(&forbidden, board.height())
+        ));
+    }
+    s
+}
+
+fn threat_text(t: &Threat, h: usize) -> String {
+    match t {
+        Threat::Win { side, kind, line } => {
+            format!("forced win for {side} ({kind}): {}", names(line, h))
+        }
+        Threat::NoWin { side } => format!("the solver proves {side} has no forced win (VCF/VCT)"),
+        Threat::Unknown { side } => {
+            format!("forced win for {side}: unknown (the solver could not tell within its limits)")
+        }
+    }
+}
+
+/// One event as text lines (empty for events that only redraw the board).
+pub fn event_text(session: &Session, event: &Event) -> String {
+    let h = session.board().height();
+    match event {
+        Event::Played {
+            pos, color, eval, ..
+        } => {
+            let mut s = format!("{} plays {}", with_who(session, *color), name(*pos, h));
+            if let Some((score, depth)) = eval {
+                s.push_str(&format!(" (eval {score:+}, depth {depth})"));
+            }
+            s
+        }
+        Event::Refused(msg) => format!("error: {msg}"),
+        Event::Undone(n) => format!("took back {n} move{}", if *n == 1 { "" } else { "s" }),
+        Event::Restarted => "new game".into(),
+        Event::Over(end) => {
+            let mut s = match end {
+                GameEnd::Five { winner, line } => {
+                    format!("game over: {winner} wins with {}", names(line, h))
+                }
+                GameEnd::Resigned { loser } => {
+                    format!("game over: {} wins, {loser} resigned", loser.opposite())
+                }
+                GameEnd::Draw => "game over: draw, no square left to play".into(),
+            };
+            if let Some(attacker) = session.puzzle() {
+                let solved = matches!(end, GameEnd::Five { winner, .. } if *winner == attacker);
+                s.push_str(if solved {
+                    " - puzzle solved!"
+                } else {
+                    " - puzzle not solved (type restart to try again)"
+                });
+            }
+            s
+        }
+        Event::Hint { side, best, threat } => {
+            let mut s = match best {
+                Some((p, score, depth)) => format!(
+                    "hint for {side}: {} (eval {score:+}, depth {depth})",
+                    name(*p, h)
+                ),
+                None => format!("hint for {side}: no move"),
+            };
+            s.push('\n');
+            s.push_str(&threat_text(threat, h));
+            s
+        }
+        Event::PuzzleStart(t) => {
+            let attacker = session.puzzle().unwrap_or(Color::Black);
+            let verdict = match t {
+                Threat::Win { kind, line, .. } => format!(
+                    "the solver confirms a forced win ({kind}, {} attacking moves)",
+                    line.len().div_ceil(2)
+                ),
+                Threat::NoWin { .. } => "the solver finds no forced win here".into(),
+                Threat::Unknown { .. } => {
+                    "the solver cannot tell whether the win exists (unknown)".into()
+                }
+            };
+            format!(
+                "puzzle: {attacker} to move and win; you play {attacker}, gorin defends\n{verdict}"
+            )
+        }
+        Event::Verdict(t) => match t {
+            Threat::Win { kind, line, .. } => format!(
+                "your win still holds ({kind} in {} moves; type hint to see it)",
+                line.len().div_ceil(2)
+            ),
+            Threat::NoWin { .. } => {
+                "your win is gone: the solver finds no forced win any more (undo to try again)"
+                    .into()
+            }
+            Threat::Unknown { .. } => {
+                "does your win still hold? unknown: the solver could not tell".into()
+            }
+        },
+        Event::Loaded { what, moves } => format!("loaded {what}: {moves} moves"),
+        Event::Saved(path) => format!("saved to {}", path.display()),
+        Event::MoveList(ps) if ps.is_empty() => "moves: (none)".into(),
+        Event::MoveList(ps) => format!("moves: {}", names(ps, h)),
+        Event::Info(s) => s.clone(),
+        Event::Help => HELP.trim_end().into(),
+        Event::Show => String::new(),
+        Event::Quit => "bye".into(),
+    }
+}
+
+pub const HELP: &str = "\
+Type a square as h8 (column letter, row number from the bottom) or x,y (0,0 top-left).
+Commands:
+  undo             take back your last move (and the engine's reply)
+  restart          start again (a puzzle restarts from its position)
+  resign           give up this game
+  hint             the engine's suggestion, and a forced win if the solver sees one
+  swap             exchange colours with the engine
+  go               let the engine play the side to move (Enter steps engine games)
+  time S, level L  engine time per move: 0.1 to 10 seconds, or easy, normal, hard
+  save FILE        save the game (FILE.psq: Piskvork PSQ, else a move list)
+  load FILE        load a saved game (PSQ or move list)
+  setup LIST       set up a position: moves h8 i9 h7, or b=h8,i8 w=h9 [black|white]
+  puzzle LIST      as setup; find the win for the side to move, gorin defends
+  moves            list the moves played
+  board            draw the board again
+  help, quit
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+
+    #[test]
+    fn board_has_labels_last_move_and_forbidden_marks() {
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        b.play(Pos::new(7, 7)).unwrap(); // H8
+        b.play(Pos::new(0, 14)).unwrap(); // A1
+        let f = [Pos::new(14, 0)];
+        let text = board_text(&b, &f, &[], Style::PLAIN);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 17);
+        assert_eq!(lines[0], "    A B C D E F G H I J K L M N O");
+        assert_eq!(lines[16], lines[0]);
+        assert!(lines[1].starts_with("15 ") && lines[1].ends_with(" 15"));
+        assert!(lines[1].contains('!'));
+        assert_eq!(lines[8], " 8  . . . . . . . X . . . . . . .  8");
+        assert_eq!(lines[15], " 1 [O]. . . . . . . . . . . . . .  1");
+        assert!(lines.iter().all(|l| l.len() <= 80));
+        // Every row's right label starts in the same column.
+        let body = |l: &str| l.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        assert!(lines[1..16].iter().all(|l| body(l) == body(lines[8])));
+        assert!(!text.contains('\x1b'));
+    }
+
+    #[test]
+    fn twenty_board_fits_and_colour_is_optional() {
+        let mut b = Board::new(20, 20, Rule::Freestyle).unwrap();
+        b.play(Pos::new(19, 0)).unwrap(); // T20, at the right edge
+        let text = board_text(&b, &[], &[], Style::PLAIN);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 22);
+        assert!(lines[1].ends_with("[X] 20"), "{}", lines[1]);
+        assert!(lines.iter().all(|l| l.len() <= 80));
+        let coloured = board_text(
+            &b,
+            &[],
+            &[],
+            Style {
+                unicode: true,
+                ansi: true,
+            },
+        );
+        assert!(coloured.contains('●') && coloured.contains("\x1b["));
+    }
+}
