@@ -640,7 +640,8 @@ impl Session {
         let h = self.board.height();
         let mut b =
             Board::new(self.board.width(), h, self.board.rule()).map_err(|e| e.to_string())?;
-        if !s.sequence.is_empty() && !(s.black.is_empty() && s.white.is_empty()) {
+        let has_lists = !s.black.is_empty() || !s.white.is_empty();
+        if !s.sequence.is_empty() && has_lists {
             return Err("give either a move list or stone lists, not both".into());
         }
         let place = |b: &mut Board, p: Pos, c: Color| {
