@@ -148,13 +148,15 @@ pub fn screen(session: &Session, style: Style) -> String {
         Some(_) => "game over".to_string(),
         None => format!("{} to move", with_who(session, side)),
     };
+    let count = match session.result() {
+        Some(_) => format!("{} moves", board.move_count()),
+        None => format!("move {}", board.move_count() + 1),
+    };
     let mut status = format!(
-        "{} {}x{} · move {} · {}",
+        "{} {}x{} · {count} · {state}",
         board.rule(),
         board.width(),
         board.height(),
-        board.move_count() + 1,
-        state
     );
     if let Some(p) = board.last_move() {
         status.push_str(&format!(" · last {}", name(p, board.height())));
@@ -166,11 +168,13 @@ pub fn screen(session: &Session, style: Style) -> String {
     s.push('\n');
     if !forbidden.is_empty() {
         let g = style.glyphs();
-        s.push_str(&format!(
-            "{} = forbidden for black: {}\n",
-            g[3],
-            names(&forbidden, board.height())
-        ));
+        // At most a line's worth of names, so the screen still fits 80x24.
+        let shown = forbidden.len().min(12);
+        let mut list = names(&forbidden[..shown], board.height());
+        if shown < forbidden.len() {
+            list.push_str(&format!(" and {} more", forbidden.len() - shown));
+        }
+        s.push_str(&format!("{} = forbidden for black: {list}\n", g[3]));
     }
     s
 }
@@ -319,6 +323,64 @@ mod tests {
         let body = |l: &str| l.trim_end_matches(|c: char| c.is_ascii_digit()).len();
         assert!(lines[1..16].iter().all(|l| body(l) == body(lines[8])));
         assert!(!text.contains('\x1b'));
+    }
+
+    #[test]
+    fn events_read_as_one_clear_line_each() {
+        use crate::play::session::{Command, Config, Setup, Strength};
+        let config = Config {
+            rule: Rule::Renju,
+            players: [Player::Human, Player::Human],
+            strength: Strength::parse("0.1").unwrap(),
+            ..Config::default()
+        };
+        let mut s = Session::new(config).unwrap();
+        let h8 = Pos::new(7, 7);
+        let line: Vec<Pos> = (3..8).map(|x| Pos::new(x, 7)).collect();
+        let over = Event::Over(GameEnd::Five {
+            winner: Color::Black,
+            line: line.clone(),
+        });
+        assert_eq!(
+            event_text(&s, &over),
+            "game over: black wins with D8 E8 F8 G8 H8"
+        );
+        let win = Threat::Win {
+            side: Color::Black,
+            kind: "VCF",
+            line: line.clone(),
+        };
+        assert_eq!(
+            event_text(&s, &Event::Verdict(win.clone())),
+            "your win still holds (VCF in 3 moves; type hint to see it)"
+        );
+        let unknown = Threat::Unknown { side: Color::Black };
+        assert!(event_text(&s, &Event::Verdict(unknown)).contains("unknown"));
+        let gone = Threat::NoWin { side: Color::Black };
+        assert!(event_text(&s, &Event::Verdict(gone)).contains("win is gone"));
+        let hint = Event::Hint {
+            side: Color::Black,
+            best: Some((h8, 35, 4)),
+            threat: win,
+        };
+        assert_eq!(
+            event_text(&s, &hint),
+            "hint for black: H8 (eval +35, depth 4)\nforced win for black (VCF): D8 E8 F8 G8 H8"
+        );
+        // In a puzzle the end says whether it was solved.
+        s.apply(Command::Puzzle(Setup {
+            sequence: vec![],
+            black: vec![h8],
+            white: vec![],
+            to_move: Some(Color::Black),
+        }));
+        assert!(event_text(&s, &over).ends_with("puzzle solved!"));
+        // The screen: status line, and black's forbidden points listed when black is to move.
+        let text = screen(&s, Style::PLAIN);
+        assert!(
+            text.contains("renju 15x15 | move 2 | black (you) to move | last H8"),
+            "{text}"
+        );
     }
 
     #[test]
