@@ -208,26 +208,39 @@ pub fn run(
     mut out: impl Write,
     terminal: bool,
 ) -> std::io::Result<()> {
-    let clear = terminal;
     let mut session = Session::new(opts.config.clone())
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()))?;
-    let style = opts.style;
-    let mut first = session.begin();
-    first.events.insert(0, session::Event::Show);
+    let mut screen = Screen {
+        style: opts.style,
+        clear: terminal,
+        log: Vec::new(),
+    };
+    let mut first = Outcome {
+        events: vec![session::Event::Show],
+    };
     for cmd in &opts.start {
         first.events.extend(session.apply(cmd.clone()).events);
     }
-    show(&mut out, &session, &first, style, clear)?;
-    writeln!(out, "type a move such as h8, or help")?;
+    first.events.push(session::Event::Info(
+        "type a move such as h8, or help".into(),
+    ));
+    screen.show(&mut out, &session, &first)?;
     let mut line = String::new();
     loop {
-        if session.wants_step() && !opts.step {
-            std::thread::sleep(Duration::from_millis(opts.delay_ms));
+        // The engine's turns: each is drawn before the next starts, and your own move before
+        // the engine's reply is thought about.
+        while session.engine_due() && !(session.engines_only() && opts.step) {
+            if session.engines_only() {
+                out.flush()?;
+                std::thread::sleep(Duration::from_millis(opts.delay_ms));
+            } else if terminal {
+                write!(out, "gorin is thinking...")?;
+                out.flush()?;
+            }
             let o = session.apply(Command::Step);
-            show(&mut out, &session, &o, style, clear)?;
-            continue;
+            screen.show(&mut out, &session, &o)?;
         }
-        let prompt = if session.wants_step() {
+        let prompt = if session.engine_due() {
             "[Enter: next move]> ".to_string()
         } else if session.is_over() {
             "> ".to_string()
@@ -244,10 +257,11 @@ pub fn run(
         if !terminal {
             writeln!(out, "{}", line.trim_end())?;
         }
+        screen.log.clear();
         let (w, h) = (session.board().width(), session.board().height());
         let cmd = match command::parse(&line, w, h) {
             Ok(Some(c)) => c,
-            Ok(None) if session.wants_step() => Command::Step,
+            Ok(None) if session.engine_due() => Command::Step,
             Ok(None) => continue,
             Err(msg) => {
                 writeln!(out, "error: {msg}")?;
@@ -255,7 +269,7 @@ pub fn run(
             }
         };
         let o = session.apply(cmd);
-        show(&mut out, &session, &o, style, clear)?;
+        screen.show(&mut out, &session, &o)?;
         if o.is_quit() {
             break;
         }
@@ -263,27 +277,47 @@ pub fn run(
     out.flush()
 }
 
-/// Draws the board when the outcome changed it, then one line per event.
-fn show(
-    out: &mut impl Write,
-    session: &Session,
-    o: &Outcome,
+/// The output side of the loop: on a terminal the screen is cleared before each board, so the
+/// messages since the last command are written again under it.
+struct Screen {
     style: Style,
     clear: bool,
-) -> std::io::Result<()> {
-    if o.shows_board() {
-        if clear {
-            write!(out, "\x1b[H\x1b[2J")?;
+    log: Vec<String>,
+}
+
+impl Screen {
+    /// Draws the board when the outcome changed it, then one line per event.
+    fn show(
+        &mut self,
+        out: &mut impl Write,
+        session: &Session,
+        o: &Outcome,
+    ) -> std::io::Result<()> {
+        let texts: Vec<String> = o
+            .events
+            .iter()
+            .map(|e| render::event_text(session, e))
+            .filter(|t| !t.is_empty())
+            .collect();
+        if o.shows_board() && self.clear {
+            self.log.extend(texts);
+            let keep = self.log.len().saturating_sub(4);
+            self.log.drain(..keep);
+            write!(out, "\x1b[H\x1b[2J{}", render::screen(session, self.style))?;
+            for t in &self.log {
+                writeln!(out, "{t}")?;
+            }
+            return Ok(());
         }
-        write!(out, "{}", render::screen(session, style))?;
-    }
-    for e in &o.events {
-        let text = render::event_text(session, e);
-        if !text.is_empty() {
-            writeln!(out, "{text}")?;
+        if o.shows_board() {
+            write!(out, "{}", render::screen(session, self.style))?;
         }
+        for t in &texts {
+            writeln!(out, "{t}")?;
+        }
+        self.log.extend(texts);
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]

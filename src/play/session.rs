@@ -317,15 +317,21 @@ impl Session {
         self.players[0] != self.players[1]
     }
 
-    /// Whether an engine-vs-engine game waits for its next move.
-    pub fn wants_step(&self) -> bool {
-        self.engines_only() && !self.is_over()
+    /// Whether the engine is to move now. The caller (the line loop) then applies `Step`, so
+    /// that your own move is drawn before the engine starts thinking.
+    pub fn engine_due(&self) -> bool {
+        !self.is_over() && self.player(self.board.side_to_move()) == Player::Engine
     }
 
-    /// The engine's moves owed at the start (the engine plays black, or a loaded position).
-    pub fn begin(&mut self) -> Outcome {
+    /// Plays the engine's moves owed in a game against the engine, until a person is to move
+    /// (engine-vs-engine games are stepped by the caller instead).
+    pub fn settle(&mut self) -> Outcome {
         let mut out = Outcome::default();
-        self.autoplay(&mut out);
+        let mut guard = self.board.width() * self.board.height();
+        while self.engine_due() && !self.engines_only() && guard > 0 {
+            out.events.extend(self.apply(Command::Step).events);
+            guard -= 1;
+        }
         out
     }
 
@@ -348,14 +354,20 @@ impl Session {
                 if let Err(msg) = self.make_move(p, Player::Human, None, &mut out) {
                     return Outcome::refused(msg);
                 }
-                self.autoplay(&mut out);
             }
             Command::Step => {
                 if let Some(msg) = self.closed_reason() {
                     return Outcome::refused(msg);
                 }
+                let side = self.board.side_to_move();
                 self.engine_move(&mut out);
-                self.autoplay(&mut out);
+                // In a puzzle, once the engine has defended: does the attacker's win still hold?
+                if let Some((attacker, _)) = self.puzzle {
+                    if !self.is_over() && side != attacker {
+                        let t = self.threat(attacker, self.strength.turn_ms);
+                        out.events.push(Event::Verdict(t));
+                    }
+                }
             }
             Command::Undo => return self.undo(),
             Command::Restart => {
@@ -368,7 +380,6 @@ impl Session {
                     let t = self.threat(attacker, self.strength.turn_ms);
                     out.events.push(Event::PuzzleStart(t));
                 }
-                self.autoplay(&mut out);
             }
             Command::Resign => {
                 if let Some(msg) = self.closed_reason() {
@@ -417,7 +428,6 @@ impl Session {
                     Color::White
                 };
                 out.events.push(Event::Info(format!("you now play {me}")));
-                self.autoplay(&mut out);
             }
             Command::Save(path) => match self.save(&path) {
                 Ok(()) => out.events.push(Event::Saved(path)),
@@ -440,7 +450,6 @@ impl Session {
                     what: "position".into(),
                     moves,
                 });
-                self.autoplay(&mut out);
             }
             Command::Puzzle(s) => {
                 let board = match self.build(&s) {
@@ -543,28 +552,6 @@ impl Session {
         out.events.push(Event::Over(end));
     }
 
-    /// In a game against the engine, plays the engine's moves until a person is to move; in a
-    /// puzzle, then says whether the attacker's win still holds.
-    fn autoplay(&mut self, out: &mut Outcome) {
-        if !self.against_engine() {
-            return;
-        }
-        let mut guard = self.board.width() * self.board.height();
-        while !self.is_over() && self.player(self.board.side_to_move()) == Player::Engine {
-            self.engine_move(out);
-            guard -= 1;
-            if guard == 0 {
-                break;
-            }
-            if let (Some((attacker, _)), false) = (self.puzzle, self.is_over()) {
-                if self.board.side_to_move() == attacker {
-                    let t = self.threat(attacker, self.strength.turn_ms);
-                    out.events.push(Event::Verdict(t));
-                }
-            }
-        }
-    }
-
     /// Asks the threat solver whether `side` has a forced win (VCF first, then VCT), as if
     /// `side` were to move.
     fn threat(&mut self, side: Color, budget_ms: u64) -> Threat {
@@ -627,11 +614,9 @@ impl Session {
             1
         };
         self.result = None;
-        let mut out = Outcome {
+        Outcome {
             events: vec![Event::Undone(popped)],
-        };
-        self.autoplay(&mut out);
-        out
+        }
     }
 
     /// Builds the board of a set-up position, refusing squares off the board, repeated squares
@@ -769,7 +754,6 @@ impl Session {
         if let Some(end) = end {
             out.events.push(Event::Over(end));
         }
-        self.autoplay(&mut out);
         out
     }
 
@@ -914,6 +898,13 @@ mod tests {
 
     const HH: [Player; 2] = [Player::Human, Player::Human];
 
+    /// A command and the engine's moves it brings, as the line loop plays them.
+    fn act(s: &mut Session, cmd: Command) -> Outcome {
+        let mut o = s.apply(cmd);
+        o.events.extend(s.settle().events);
+        o
+    }
+
     #[test]
     fn strength_parses_levels_and_seconds() {
         assert_eq!(Strength::parse("0.1").unwrap().turn_ms, 100);
@@ -985,7 +976,7 @@ mod tests {
     #[test]
     fn engine_replies_and_undo_takes_back_both_moves() {
         let mut s = session(Rule::Freestyle, [Player::Human, Player::Engine]);
-        let o = s.apply(Command::Play(sq("h8")));
+        let o = act(&mut s, Command::Play(sq("h8")));
         let played: Vec<_> = o
             .events
             .iter()
@@ -1009,16 +1000,17 @@ mod tests {
     #[test]
     fn engine_plays_black_first_and_swap_changes_sides() {
         let mut s = session(Rule::Freestyle, [Player::Engine, Player::Human]);
-        let o = s.begin();
+        let o = s.settle();
         assert_eq!(s.board().move_count(), 1);
         assert!(o.shows_board());
+        assert!(!s.engine_due());
         assert!(s.apply(Command::Undo).is_refused());
         // White (you) moves, then swap: you are black, and it is white's (the engine's) turn.
         let p = s.board().history()[0].0;
         let mine = if p == sq("a1") { sq("o15") } else { sq("a1") };
-        s.apply(Command::Play(mine));
+        act(&mut s, Command::Play(mine));
         assert_eq!(s.board().move_count(), 3);
-        s.apply(Command::Swap);
+        act(&mut s, Command::Swap);
         assert_eq!(s.players(), [Player::Human, Player::Engine]);
         assert_eq!(s.board().move_count(), 4);
         assert_eq!(s.board().side_to_move(), Color::Black);
@@ -1029,7 +1021,8 @@ mod tests {
         let mut s = session(Rule::Standard, [Player::Engine; 2]);
         assert!(s.apply(Command::Play(sq("h8"))).is_refused());
         let mut n = 0;
-        while s.wants_step() {
+        assert!(s.settle().events.is_empty());
+        while s.engine_due() {
             let o = s.apply(Command::Step);
             assert!(!o.is_refused());
             n += 1;
@@ -1078,7 +1071,7 @@ mod tests {
         assert_eq!(s.puzzle(), Some(Color::White));
         assert_eq!(s.players(), [Player::Engine, Player::Human]);
         // Your move, the engine's defence, then a verdict from the solver.
-        let o = s.apply(Command::Play(sq("a1")));
+        let o = act(&mut s, Command::Play(sq("a1")));
         assert!(
             o.events
                 .iter()
