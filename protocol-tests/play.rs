@@ -9,6 +9,11 @@ use std::time::{Duration, Instant};
 
 /// Runs `pbrain-gorin play ARGS` with `input` on stdin; returns stdout, stderr and success.
 fn play(args: &[&str], input: &str) -> (String, String, bool) {
+    play_bytes(args, input.as_bytes())
+}
+
+/// `play` with raw bytes on stdin.
+fn play_bytes(args: &[&str], input: &[u8]) -> (String, String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-gorin"))
         .arg("play")
         .args(args)
@@ -18,10 +23,10 @@ fn play(args: &[&str], input: &str) -> (String, String, bool) {
         .spawn()
         .expect("start pbrain-gorin");
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
+    let input = input.to_vec();
     let writer = std::thread::spawn(move || {
         // The program may quit before reading everything; a broken pipe is fine then.
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
@@ -275,6 +280,11 @@ fn bad_input_gets_one_line_and_changes_nothing() {
     }
     assert_eq!(answer(&out, "moves", 0).trim(), "moves: H8");
     // EOF without quit ends cleanly.
+    assert!(!out.contains("bye"));
+    // Bytes that are not text, and a last line without a newline, are handled too.
+    let (out, err, ok) = play_bytes(&["--mode", "two"], b"h8\n\xff\xfe\x00\nmoves");
+    assert!(ok, "{err}");
+    assert!(answer(&out, "moves", 0).contains("moves: H8"), "{out}");
     assert!(!out.contains("bye"));
 }
 

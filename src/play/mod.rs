@@ -225,7 +225,7 @@ pub fn run(
         "type a move such as h8, or help".into(),
     ));
     screen.show(&mut out, &session, &first)?;
-    let mut line = String::new();
+    let mut raw = Vec::new();
     loop {
         // The engine's turns: each is drawn before the next starts, and your own move before
         // the engine's reply is thought about.
@@ -249,11 +249,13 @@ pub fn run(
         };
         write!(out, "{prompt}")?;
         out.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        raw.clear();
+        if input.read_until(b'\n', &mut raw)? == 0 {
             writeln!(out)?;
             break;
         }
+        // Bytes that are not UTF-8 become U+FFFD and then an ordinary "unknown" answer.
+        let line = String::from_utf8_lossy(&raw);
         if !terminal {
             writeln!(out, "{}", line.trim_end())?;
         }
