@@ -86,6 +86,8 @@ pub fn parse_args(args: &[String], terminal: bool) -> anyhow::Result<Option<Opti
         };
         pending.push((key, value));
     }
+    // The board size must be known before positions given on the command line are read.
+    pending.sort_by_key(|(k, _)| k != "--size");
     for (key, value) in pending {
         let v = value.to_ascii_lowercase();
         match key.as_str() {
@@ -356,6 +358,10 @@ mod tests {
         assert_eq!(o.config.players, [Player::Engine; 2]);
         assert_eq!((o.config.width, o.config.height), (9, 11));
         assert!(o.style.ansi && o.style.unicode);
+        let o = parse_args(&args("--setup t20 --size 20"), false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.start.len(), 1);
         for bad in [
             "--size 40",
             "--time 20",
