@@ -807,7 +807,7 @@ fn e42_restart_keeps_size_and_info() {
 
 #[test]
 fn e43_about_before_start() {
-    let mut b = Brain::start();
+    let mut b = Brain::bare();
     b.send("ABOUT");
     let line = b.recv();
     assert!(line.starts_with("name=\"Gorin\", version=\""), "{line}");
@@ -1126,7 +1126,7 @@ fn e57_suspension_between_moves() {
 #[test]
 fn e58_end_of_input_at_any_point() {
     // Idle before START, idle in a game, and while thinking.
-    let mut b = Brain::start();
+    let mut b = Brain::bare();
     b.close_stdin();
     b.assert_exits_quietly(Duration::from_millis(2000));
     let mut b = Brain::started(15);

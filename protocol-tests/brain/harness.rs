@@ -55,7 +55,17 @@ pub fn parse_move(s: &str) -> Option<(usize, usize)> {
 }
 
 impl Brain {
+    /// A brain with quick test limits (100 ms a move, 32 MiB): without them the engine would
+    /// think as long as it likes. Tests that set their own limits override these.
     pub fn start() -> Brain {
+        let mut b = Brain::bare();
+        b.send("INFO timeout_turn 100");
+        b.send("INFO max_memory 33554432");
+        b
+    }
+
+    /// A brain that has been sent nothing.
+    pub fn bare() -> Brain {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-gorin"))
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
