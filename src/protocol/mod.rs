@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex};
 
 /// Runs the brain on stdin/stdout until END or end of input.
 pub fn run_stdio() -> anyhow::Result<()> {
+    // Piskvork reads the brain's stderr as replies: a panic message goes to the log instead.
+    std::panic::set_hook(Box::new(|info| log::error!("{info}")));
     run(std::io::stdin(), std::io::stdout())
 }
 

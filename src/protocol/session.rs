@@ -10,6 +10,7 @@ use super::output::{quote, Reply, Writer};
 use crate::board::{Board, BoardError, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use crate::search::{Engine, Limits};
 use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -31,7 +32,7 @@ pub struct Settings {
     pub max_memory: u64,
     /// Yixin-Board's `hash_size` in KiB; 0 = not given.
     pub hash_kib: u64,
-    /// 0 = not given.
+    /// 0 = not given (the engine's default).
     pub threads: usize,
     pub max_depth: Option<u32>,
     pub max_nodes: Option<u64>,
@@ -104,6 +105,8 @@ pub struct Task {
 /// The answer of the searcher thread.
 pub struct Finished {
     outcome: Outcome,
+    /// The engine panicked and was replaced by a fresh one (settings must be sent again).
+    engine_reset: bool,
 }
 
 /// Whether the session goes on.
@@ -145,11 +148,29 @@ pub fn searcher(
     events: Sender<Event<Finished>>,
 ) {
     while let Ok(task) = tasks.recv() {
-        let outcome = {
-            let mut e = lock(&engine);
+        let mut e = lock(&engine);
+        // A bug in the engine must not cost the game: in builds that unwind, a panic becomes
+        // "no move found" (the session then plays a legal fallback) and a fresh engine.
+        let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
             jobs::run(&mut e, &task.board, &task.limits, &task.job, &stop, &out)
+        }));
+        let (outcome, engine_reset) = match run {
+            Ok(outcome) => (outcome, false),
+            Err(_) => {
+                *e = Engine::new();
+                let outcome = match task.job {
+                    Job::Move | Job::NBest(_) => Outcome::Move(None),
+                    _ => Outcome::Reply(Reply::Error("the search failed".into())),
+                };
+                (outcome, true)
+            }
         };
-        if events.send(Event::Done(Finished { outcome })).is_err() {
+        drop(e);
+        let done = Finished {
+            outcome,
+            engine_reset,
+        };
+        if events.send(Event::Done(done)).is_err() {
             return;
         }
     }
@@ -299,6 +320,10 @@ impl Session {
                 Event::Eof => return self.quit(),
                 Event::Done(f) => {
                     self.busy = None;
+                    if f.engine_reset {
+                        self.applied_memory = None;
+                        self.applied_threads = None;
+                    }
                     self.finish(f.outcome);
                 }
                 Event::Line(line, at) => {
@@ -636,8 +661,9 @@ impl Session {
                 e.set_memory(mem);
                 self.applied_memory = Some(mem);
             }
-            let threads = self.settings.threads.max(1);
-            if self.applied_threads != Some(threads) {
+            // Without INFO thread_num the engine keeps its own default.
+            let threads = self.settings.threads;
+            if threads > 0 && self.applied_threads != Some(threads) {
                 e.set_threads(threads);
                 self.applied_threads = Some(threads);
             }
