@@ -21,6 +21,8 @@ const MAX_BLOCK_LINES: usize = 4096;
 /// `time_left` at or above this means "no match limit" (Piskvork and c-gomoku-cli send
 /// INT32_MAX).
 const UNLIMITED_MS: i64 = i32::MAX as i64;
+/// Per-move time when no INFO gave any limit (Gomocup fastgame's per-move limit).
+const DEFAULT_TURN_MS: u64 = 5_000;
 
 /// Settings from INFO: they survive START and RESTART.
 #[derive(Clone, Debug, Default)]
@@ -66,10 +68,22 @@ impl Settings {
 
     /// Search limits for the next move.
     fn limits(&self) -> Limits {
+        let time_left = self.time_left.filter(|&t| t < UNLIMITED_MS);
+        // A manager always sends some limit; a person typing commands may send none, and
+        // would then wait forever. Without any time, depth or node limit, think 5 s a move.
+        let unbounded = self.timeout_turn.is_none()
+            && self.timeout_match.is_none()
+            && time_left.is_none()
+            && self.max_depth.is_none()
+            && self.max_nodes.is_none();
         Limits {
-            turn_ms: self.timeout_turn,
+            turn_ms: if unbounded {
+                Some(DEFAULT_TURN_MS)
+            } else {
+                self.timeout_turn
+            },
             match_ms: self.timeout_match,
-            time_left_ms: self.time_left.filter(|&t| t < UNLIMITED_MS),
+            time_left_ms: time_left,
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             excluded: Vec::new(),
@@ -757,6 +771,24 @@ mod tests {
         let (b, _) = position_from(&like, "BOARD", &lines(&["7,7,1", "8,8,2"])).unwrap();
         assert_eq!(b.side_to_move(), Color::Black);
         assert_eq!(b.stone(Pos::new(7, 7)), Some(Color::Black));
+    }
+
+    #[test]
+    fn a_default_turn_time_only_when_nothing_bounds_the_search() {
+        let mut s = Settings::default();
+        assert_eq!(s.limits().turn_ms, Some(DEFAULT_TURN_MS));
+        s.time_left = Some(UNLIMITED_MS);
+        assert_eq!(s.limits().turn_ms, Some(DEFAULT_TURN_MS));
+        s.max_depth = Some(6);
+        assert_eq!(s.limits().turn_ms, None);
+        let mut s = Settings {
+            time_left: Some(60_000),
+            ..Settings::default()
+        };
+        assert_eq!(s.limits().turn_ms, None);
+        s.time_left = None;
+        s.timeout_turn = Some(1_000);
+        assert_eq!(s.limits().turn_ms, Some(1_000));
     }
 
     #[test]
