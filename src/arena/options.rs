@@ -34,6 +34,8 @@ pub struct Config {
     pub sgf: Option<PathBuf>,
     /// File for the timestamped I/O log.
     pub log: Option<PathBuf>,
+    /// Skip non-move lines instead of scoring them as a loss.
+    pub lenient: bool,
 }
 
 /// What the command line asks for.
@@ -65,6 +67,7 @@ pub fn parse(args: &[String]) -> anyhow::Result<Parsed> {
         psq_dir: None,
         sgf: None,
         log: None,
+        lenient: false,
     };
     let mut i = 0;
     // Values after an option: every following argument that is not itself an option.
@@ -106,6 +109,7 @@ pub fn parse(args: &[String]) -> anyhow::Result<Parsed> {
             "drawafter" => cfg.draw_after = number(&one(&mut i)?, "-drawafter")?,
             "gauntlet" => cfg.gauntlet = true,
             "repeat" => cfg.repeat = true,
+            "lenient" => cfg.lenient = true,
             "psq" => cfg.psq_dir = Some(PathBuf::from(one(&mut i)?)),
             "sgf" => cfg.sgf = Some(PathBuf::from(one(&mut i)?)),
             "log" => cfg.log = Some(PathBuf::from(one(&mut i)?)),
@@ -354,7 +358,7 @@ mod tests {
                      -engine cmd=sh option.hash=128 thread=2 -rule renju -boardsize 20 \
                      -games 4 -rounds 2 -repeat -gauntlet -j 2 -drawafter 200 \
                      -openings file=o.txt type=pos order=random srand=7 \
-                     -sprt elo0=-5 elo1=5 alpha=0.1 -psq out -sgf g.sgf -log io.log",
+                     -sprt elo0=-5 elo1=5 alpha=0.1 -lenient -psq out -sgf g.sgf -log io.log",
         );
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[0].name, "A");
@@ -366,7 +370,7 @@ mod tests {
         assert_eq!(c.engines[1].threads, Some(2));
         assert_eq!(c.engines[0].max_memory, DEFAULT_MEMORY);
         assert_eq!((c.rule, c.size, c.games, c.rounds), (Rule::Renju, 20, 4, 2));
-        assert!(c.repeat && c.gauntlet);
+        assert!(c.repeat && c.gauntlet && c.lenient);
         assert_eq!((c.concurrency, c.draw_after), (2, 200));
         let o = c.openings.unwrap();
         assert_eq!(

@@ -87,6 +87,9 @@ pub struct GameSetup<'a> {
     pub opening: &'a [Pos],
     /// Draw once this many stones are on the board (0: only a full board draws).
     pub draw_after: usize,
+    /// Skip lines that are not moves while the clock runs (c-gomoku-cli, GomocupJudge) instead
+    /// of scoring them as a loss (Piskvork).
+    pub lenient: bool,
 }
 
 /// One side of the game: its configuration, its process slot (started here if empty), and the
@@ -222,7 +225,7 @@ pub fn play_game(setup: &GameSetup, seats: [Seat; 2], stop: &AtomicBool) -> Opti
         }
         let colour = board.side_to_move();
         let side = &mut sides[colour.index()];
-        let (x, y, ms) = match ask_move(side, &board, stop) {
+        let (x, y, ms) = match ask_move(side, &board, setup.lenient, stop) {
             Ok(m) => m,
             Err(Fault::Stopped) => return None,
             Err(Fault::Lose(why, t)) => {
@@ -354,7 +357,12 @@ fn crashed(p: &mut EngineProcess, when: &str) -> Fault {
 }
 
 /// Sends the clock and the position (BEGIN, BOARD or TURN) and waits for the move.
-fn ask_move(side: &mut Side, board: &Board, stop: &AtomicBool) -> Result<(i64, i64, u64), Fault> {
+fn ask_move(
+    side: &mut Side,
+    board: &Board,
+    lenient: bool,
+    stop: &AtomicBool,
+) -> Result<(i64, i64, u64), Fault> {
     let spec = side.seat.spec;
     let tc = spec.tc;
     let tol = spec.tolerance.as_millis() as i64;
@@ -411,6 +419,7 @@ fn ask_move(side: &mut Side, board: &Board, stop: &AtomicBool) -> Result<(i64, i
                         false,
                     ))
                 }
+                Reply::Garbage(_) if lenient => continue,
                 Reply::Garbage(g) => {
                     let g: String = g.chars().take(80).collect();
                     return Err(Fault::Lose(

@@ -105,7 +105,8 @@ pub fn fmt_elo(e: f64) -> String {
     if e.is_infinite() {
         if e > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{e:+.1}")
+        // Adding 0.0 turns -0.0 into 0.0, so an even score prints +0.0.
+        format!("{:+.1}", e + 0.0)
     }
 }
 
@@ -275,6 +276,7 @@ mod tests {
         assert_eq!(Score::new(3, 0, 0).elo(), Some(f64::INFINITY));
         assert_eq!(fmt_elo(f64::INFINITY), "+inf");
         assert_eq!(fmt_elo(-12.345), "-12.3");
+        assert_eq!(fmt_elo(Score::new(1, 1, 0).elo().unwrap()), "+0.0");
     }
 
     #[test]
