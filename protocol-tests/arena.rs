@@ -223,6 +223,48 @@ fn good_fakes_play_to_five_and_every_game_is_saved() {
 }
 
 #[test]
+fn a_full_board_is_a_draw() {
+    // A 5x5 board filled in the pattern BBWWB / WWBBW / BBWWB / WWBBW / BBWWB has no five in
+    // any row, column or diagonal. The opening places all of it but a1 (black's) and c1
+    // (white's); white then takes a1 and black c1, which still makes no five.
+    let dir = scratch("full");
+    std::fs::write(
+        dir.join("o.txt"),
+        "b1d1e1a2c2b2d2e2a3c3b3d3e3a4c4b4d4e4a5c5b5d5e5\n",
+    )
+    .unwrap();
+    let (a, b) = (fake("good"), fake("good"));
+    let r = arena(
+        &[
+            "-each",
+            "tc=0/0.5",
+            "-engine",
+            &a,
+            "-engine",
+            &b,
+            "-games",
+            "1",
+            "-boardsize",
+            "5",
+            "-openings",
+            "file=o.txt",
+            "type=pos",
+            "-psq",
+            "psq",
+        ],
+        &dir,
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.out, r.err);
+    assert_eq!(r.games().len(), 1, "{}", r.out);
+    assert!(r.games()[0].contains("1/2-1/2 (board full)"), "{}", r.out);
+    let rec =
+        GameRecord::parse_psq(&std::fs::read_to_string(dir.join("psq/game-0001.psq")).unwrap())
+            .unwrap();
+    assert_eq!(rec.moves.len(), 25);
+    assert_eq!((rec.moves[23].0.x(), rec.moves[23].0.y()), (0, 0));
+}
+
+#[test]
 fn a_late_move_loses_on_time_but_the_tolerance_is_honoured() {
     // Sleeps 0.6 s per move with a 0.2 s budget: with 0.3 s of tolerance that is late ...
     let delay = [("FAKE_DELAY", "0.6")];

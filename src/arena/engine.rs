@@ -67,6 +67,13 @@ impl Launch {
                 dir,
             })
         } else {
+            // Found now rather than at the first game, so a typo is a usage error.
+            let on_path = std::env::var_os("PATH")
+                .map(|p| std::env::split_paths(&p).any(|d| d.join(prog).is_file()))
+                .unwrap_or(false);
+            if !on_path {
+                bail!("engine program '{prog}' not found on PATH (give a path with a '/')");
+            }
             Ok(Launch {
                 program: PathBuf::from(prog),
                 args: args.to_vec(),
@@ -366,6 +373,7 @@ mod tests {
         assert_eq!(l.args, vec!["-c", "true"]);
         assert!(l.dir.is_none());
         assert!(Launch::parse("./no/such/engine").is_err());
+        assert!(Launch::parse("no-such-engine-on-path-xyz").is_err());
         assert!(Launch::parse("").is_err());
     }
 
