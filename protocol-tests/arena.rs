@@ -64,7 +64,9 @@ fn arena_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Run {
     }
 }
 
-/// Plays one game, `mode` (black) against a good fake (white), and returns its line.
+/// Plays one game, `mode` (black) against a good fake (white), and returns its line. Both get
+/// 0.2 s per move and a generous 3 s tolerance (a loaded test machine must not lose games on
+/// time); `extra` may tighten it with a later `-each`, whose values win.
 fn one_game(mode: &str, extra: &[&str], name: &str) -> (String, PathBuf) {
     one_game_env(mode, extra, name, &[])
 }
@@ -76,8 +78,8 @@ fn one_game_env(mode: &str, extra: &[&str], name: &str, env: &[(&str, &str)]) ->
     let mut args = vec![
         "-each",
         "tc=0/0.2",
-        "tolerance=0.3",
-        "start=0.5",
+        "tolerance=3",
+        "start=3",
         "-engine",
         &m,
         "name=tested",
@@ -156,6 +158,7 @@ fn good_fakes_play_to_five_and_every_game_is_saved() {
         &[
             "-each",
             "tc=0/0.5",
+            "tolerance=3",
             "-engine",
             &a,
             "name=A",
@@ -223,6 +226,54 @@ fn good_fakes_play_to_five_and_every_game_is_saved() {
 }
 
 #[test]
+fn round_robin_and_gauntlet_with_games_in_parallel() {
+    let dir = scratch("rr");
+    let (a, b, c) = (fake("good"), fake("occupied"), fake("good"));
+    let engines = [
+        "-engine", &a, "name=A", "-engine", &b, "name=B", "-engine", &c, "name=C",
+    ];
+    let mut args = vec![
+        "-each",
+        "tc=0/0.5",
+        "tolerance=3",
+        "-games",
+        "2",
+        "-rounds",
+        "2",
+        "-j",
+        "2",
+    ];
+    args.extend_from_slice(&engines);
+    let r = arena(&args, &dir);
+    assert_eq!(r.code, 0, "{}\n{}", r.out, r.err);
+    // 3 pairings x 2 games x 2 rounds.
+    assert_eq!(r.games().len(), 12, "{}", r.out);
+    for pair in ["A vs B", "A vs C", "B vs C"] {
+        assert!(
+            r.out.lines().any(|l| l.starts_with(pair)),
+            "{pair}\n{}",
+            r.out
+        );
+    }
+    assert!(r.out.contains("per engine, against the field"), "{}", r.out);
+    assert!(r.out.contains("B lost 8 game(s) by a fault"), "{}", r.out);
+    assert_no_engine_left(&dir);
+
+    let mut args = vec![
+        "-each",
+        "tc=0/0.5",
+        "tolerance=3",
+        "-games",
+        "2",
+        "-gauntlet",
+    ];
+    args.extend_from_slice(&engines);
+    let r = arena(&args, &dir);
+    assert_eq!(r.games().len(), 4, "{}", r.out);
+    assert!(!r.out.lines().any(|l| l.starts_with("B vs C")), "{}", r.out);
+}
+
+#[test]
 fn a_full_board_is_a_draw() {
     // A 5x5 board filled in the pattern BBWWB / WWBBW / BBWWB / WWBBW / BBWWB has no five in
     // any row, column or diagonal. The opening places all of it but a1 (black's) and c1
@@ -238,6 +289,7 @@ fn a_full_board_is_a_draw() {
         &[
             "-each",
             "tc=0/0.5",
+            "tolerance=3",
             "-engine",
             &a,
             "-engine",
@@ -268,7 +320,7 @@ fn a_full_board_is_a_draw() {
 fn a_late_move_loses_on_time_but_the_tolerance_is_honoured() {
     // Sleeps 0.6 s per move with a 0.2 s budget: with 0.3 s of tolerance that is late ...
     let delay = [("FAKE_DELAY", "0.6")];
-    let (g, _) = one_game_env("late", &[], "late", &delay);
+    let (g, _) = one_game_env("late", &["-each", "tolerance=0.3"], "late", &delay);
     assert!(
         g.contains("0-1 (tested (black): no move within 500 ms"),
         "{g}"
@@ -305,7 +357,7 @@ fn a_late_move_loses_on_time_but_the_tolerance_is_honoured() {
 
 #[test]
 fn a_hung_engine_loses_on_time_and_is_killed() {
-    let (g, _) = one_game("hang", &[], "hang");
+    let (g, _) = one_game("hang", &["-each", "tolerance=0.3"], "hang");
     assert!(
         g.contains("0-1 (tested (black): no move within 500 ms"),
         "{g}"
@@ -320,6 +372,7 @@ fn a_crash_loses_and_the_engine_is_restarted_for_the_next_game() {
         &[
             "-each",
             "tc=0/0.2",
+            "tolerance=3",
             "-engine",
             &c,
             "name=crasher",
@@ -419,7 +472,7 @@ fn blacks_forbidden_move_loses_in_renju_only() {
 
 #[test]
 fn no_answer_to_start_loses() {
-    let (g, _) = one_game("nostart", &[], "nostart");
+    let (g, _) = one_game("nostart", &["-each", "start=0.5"], "nostart");
     assert!(
         g.contains("0-1 (tested (black): no OK to START 15 within 500 ms)"),
         "{g}"
@@ -432,7 +485,17 @@ fn an_engine_that_ignores_end_is_killed() {
     let (s, g) = (fake("stubborn"), fake("good"));
     let r = arena(
         &[
-            "-each", "tc=0/0.5", "-engine", &s, "-engine", &g, "-games", "1", "-log", "io.log",
+            "-each",
+            "tc=0/0.5",
+            "tolerance=3",
+            "-engine",
+            &s,
+            "-engine",
+            &g,
+            "-games",
+            "1",
+            "-log",
+            "io.log",
         ],
         &dir,
     );
@@ -510,6 +573,7 @@ fn sprt_stops_as_soon_as_it_decides() {
         &[
             "-each",
             "tc=0/0.5",
+            "tolerance=3",
             "-engine",
             &a,
             "name=A",
