@@ -60,8 +60,9 @@ tournament options:
                     folder of .psq files
   -concurrency N    games in parallel (also -j N; default 1)
   -drawafter N      draw once N stones are on the board (default: only a full board draws)
-  -lenient          skip lines that are not moves, as c-gomoku-cli and GomocupJudge do
-                    (default: such a line loses the game, as in Piskvork)
+  -lenient          while waiting for a move, skip lines that are not moves (ERROR and
+                    UNKNOWN included), as c-gomoku-cli and GomocupJudge do (default: such a
+                    line loses the game, as in Piskvork)
   -sprt [elo0=E0] elo1=E1 [alpha=A] [beta=B]   stop as soon as the SPRT decides (two engines)
   -psq DIR          save every game as DIR/game-NNNN.psq
   -sgf FILE         save every game to FILE as SGF

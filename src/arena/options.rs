@@ -34,7 +34,7 @@ pub struct Config {
     pub sgf: Option<PathBuf>,
     /// File for the timestamped I/O log.
     pub log: Option<PathBuf>,
-    /// Skip non-move lines instead of scoring them as a loss.
+    /// Skip non-move lines (ERROR/UNKNOWN included) instead of scoring them as a loss.
     pub lenient: bool,
 }
 

@@ -87,8 +87,8 @@ pub struct GameSetup<'a> {
     pub opening: &'a [Pos],
     /// Draw once this many stones are on the board (0: only a full board draws).
     pub draw_after: usize,
-    /// Skip lines that are not moves while the clock runs (c-gomoku-cli, GomocupJudge) instead
-    /// of scoring them as a loss (Piskvork).
+    /// Skip lines that are not moves, ERROR/UNKNOWN included, while the clock runs
+    /// (c-gomoku-cli, GomocupJudge) instead of scoring them as a loss (Piskvork).
     pub lenient: bool,
 }
 
@@ -413,13 +413,13 @@ fn ask_move(
             Ok(line) => match classify_reply(&line.text) {
                 Reply::Chatter => continue,
                 Reply::Move(..) => break line,
+                Reply::Refusal(_) | Reply::Garbage(_) if lenient => continue,
                 Reply::Refusal(r) => {
                     return Err(Fault::Lose(
                         format!("answered '{r}' instead of a move"),
                         false,
                     ))
                 }
-                Reply::Garbage(_) if lenient => continue,
                 Reply::Garbage(g) => {
                     let g: String = g.chars().take(80).collect();
                     return Err(Fault::Lose(
