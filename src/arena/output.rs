@@ -57,7 +57,8 @@ pub fn hms(d: Duration) -> String {
 }
 
 /// A game as PSQ text: the moves with their thinking times, then the black and white names
-/// (as Piskvork writes its two players) and a line with the result and its reason.
+/// (as Piskvork writes its two players) and a line with the result and its reason. Commas in
+/// that line become ':' so no reader can take it for an `x,y,ms` move.
 pub fn psq_text(width: usize, height: usize, g: &GameResult, black: &str, white: &str) -> String {
     let rec = GameRecord {
         width,
@@ -66,7 +67,7 @@ pub fn psq_text(width: usize, height: usize, g: &GameResult, black: &str, white:
         trailer: vec![
             black.to_string(),
             white.to_string(),
-            format!("{} {}", g.outcome.score_text(), g.reason),
+            format!("{} {}", g.outcome.score_text(), g.reason).replace(',', ":"),
         ],
     };
     rec.to_psq()
@@ -224,6 +225,13 @@ mod tests {
         assert_eq!(rec.trailer[0], "black-engine");
         assert_eq!(rec.trailer[1], "white-engine");
         assert!(rec.trailer[2].starts_with("0-1"));
+        let mut g = g;
+        g.reason = "black: played 7,7, an occupied square".into();
+        let text = psq_text(15, 15, &g, "b", "w");
+        assert!(
+            text.ends_with("w\r\n0-1 black: played 7:7: an occupied square\r\n"),
+            "{text}"
+        );
     }
 
     #[test]
