@@ -2,7 +2,9 @@
 //! pipes, and check every adjudication.
 //! The fake brains are one bash script, `protocol-tests/arena/fake-brain MODE` (modes listed
 //! at its top). Each test reads the arena's per-game lines (`[k/n] #g A vs B: 1-0 (reason)`),
-//! its exit code, and the PSQ/SGF/log files it wrote.
+//! its exit code, and the PSQ/SGF/log files it wrote. Linux only: the fakes are bash scripts
+//! and leftover processes are looked up in /proc.
+#![cfg(target_os = "linux")]
 
 use gorin::record::GameRecord;
 use std::io::Write;

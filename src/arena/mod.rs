@@ -267,7 +267,12 @@ pub fn run_match(cfg: &Config) -> anyhow::Result<Summary> {
         );
     }
     if interrupted {
-        println!("interrupted: {} games abandoned", tally.abandoned);
+        println!("interrupted: {} game(s) abandoned", tally.abandoned);
+    } else if tally.abandoned > 0 {
+        println!(
+            "{} game(s) in progress abandoned once the SPRT decided",
+            tally.abandoned
+        );
     }
     Ok(Summary {
         tally,
