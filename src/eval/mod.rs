@@ -99,13 +99,13 @@ fn shape_bonus(s: Shape) -> u32 {
     }
 }
 
-const NPAT: usize = 12;
-const COMBOS: usize = NPAT * NPAT * NPAT * NPAT;
+/// The combination table is indexed by the four patterns packed in nibbles.
+const COMBOS: usize = 1 << 16;
 
 /// Index of four line patterns into the combination table.
 #[inline]
 pub fn combo_index(p: [Pattern; 4]) -> usize {
-    ((p[0] as usize * NPAT + p[1] as usize) * NPAT + p[2] as usize) * NPAT + p[3] as usize
+    p[0] as usize | (p[1] as usize) << 4 | (p[2] as usize) << 8 | (p[3] as usize) << 12
 }
 
 /// Shape, score and foul flag of four line patterns (rule-independent: the tables behind the
@@ -146,10 +146,10 @@ pub fn combo_table() -> &'static [SquareInfo] {
         let mut t = vec![0; COMBOS];
         for (i, slot) in t.iter_mut().enumerate() {
             let pats = [
-                Pattern::from_u8((i / (NPAT * NPAT * NPAT)) as u8),
-                Pattern::from_u8((i / (NPAT * NPAT) % NPAT) as u8),
-                Pattern::from_u8((i / NPAT % NPAT) as u8),
-                Pattern::from_u8((i % NPAT) as u8),
+                Pattern::from_u8((i & 15) as u8),
+                Pattern::from_u8((i >> 4 & 15) as u8),
+                Pattern::from_u8((i >> 8 & 15) as u8),
+                Pattern::from_u8((i >> 12 & 15) as u8),
             ];
             *slot = combine(pats);
         }

@@ -2,7 +2,7 @@
 //! make/unmake only on the squares whose line keys changed, with bit sets of the squares that
 //! make fives, open fours and fours, and of the candidate squares near the stones.
 
-use super::{combo_index, combo_table, info_score, info_shape, Shape, SquareInfo};
+use super::{combo_table, info_score, info_shape, Shape, SquareInfo};
 use super::{FORBIDDEN, MAYBE_FORBIDDEN};
 use crate::board::{Board, Color, Pos, Rule, MAX_SIZE, NCELLS};
 
@@ -91,6 +91,8 @@ pub struct Position {
     renju: bool,
     combos: &'static [SquareInfo],
     info: Box<[[SquareInfo; 2]]>,
+    /// The four line patterns of each empty square per colour, packed in nibbles.
+    pats: Box<[[u16; 2]]>,
     total: [i32; 2],
     sets: [[Bits; NSETS]; 2],
     counts: [[u16; 7]; 2],
@@ -105,6 +107,7 @@ impl Position {
             renju: board.rule() == Rule::Renju,
             combos: combo_table(),
             info: vec![[0; 2]; NCELLS].into_boxed_slice(),
+            pats: vec![[0; 2]; NCELLS].into_boxed_slice(),
             total: [0; 2],
             sets: [[[0; WORDS]; NSETS]; 2],
             counts: [[0; 7]; 2],
@@ -243,6 +246,39 @@ impl Position {
         p
     }
 
+    /// Recomputes the line pattern in direction `d` of the empty square `p`.
+    #[inline]
+    fn refresh_dir(&mut self, p: Pos, d: usize) {
+        let shift = 4 * d;
+        for c in Color::BOTH {
+            let pat = self.board.pattern(p, d, c) as u16;
+            let slot = &mut self.pats[p.index()][c.index()];
+            let packed = (*slot & !(15 << shift)) | pat << shift;
+            // A renju foul can change with any stone on its lines, even when the pattern of
+            // this line stays the same: recheck those squares every time.
+            if packed == *slot
+                && !(self.renju
+                    && c == Color::Black
+                    && self.info[p.index()][0] & MAYBE_FORBIDDEN != 0)
+            {
+                continue;
+            }
+            *slot = packed;
+            self.apply(p, c, packed);
+        }
+    }
+
+    #[inline]
+    fn apply(&mut self, p: Pos, c: Color, packed: u16) {
+        let mut v = self.combos[packed as usize];
+        if v & MAYBE_FORBIDDEN != 0 && self.renju && c == Color::Black && self.board.is_forbidden(p)
+        {
+            // A foul is no threat and no candidate for black.
+            v = MAYBE_FORBIDDEN | FORBIDDEN;
+        }
+        self.set(p, v, c);
+    }
+
     fn add_near(&mut self, p: Pos) {
         for &(dx, dy) in NEAR.iter() {
             let q = p.step(0, dx as isize).step(1, dy as isize);
@@ -269,7 +305,7 @@ impl Position {
             for k in [-5isize, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
                 let q = p.step(d, k);
                 if self.board.is_empty(q) {
-                    self.refresh(q);
+                    self.refresh_dir(q, d);
                 }
             }
         }
@@ -279,16 +315,13 @@ impl Position {
     #[inline]
     fn refresh(&mut self, p: Pos) {
         for c in Color::BOTH {
-            let mut v = self.combos[combo_index(self.board.patterns(p, c))];
-            if v & MAYBE_FORBIDDEN != 0
-                && self.renju
-                && c == Color::Black
-                && self.board.is_forbidden(p)
-            {
-                // A foul is no threat and no candidate for black.
-                v = MAYBE_FORBIDDEN | FORBIDDEN;
-            }
-            self.set(p, v, c);
+            let pats = self.board.patterns(p, c);
+            let packed = pats[0] as u16
+                | (pats[1] as u16) << 4
+                | (pats[2] as u16) << 8
+                | (pats[3] as u16) << 12;
+            self.pats[p.index()][c.index()] = packed;
+            self.apply(p, c, packed);
         }
     }
 

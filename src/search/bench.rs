@@ -77,8 +77,69 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
     }
 }
 
-/// Entry point of `pbrain-gorin bench [depth]`.
+/// Searches each opening of a file (pos notation, one a line, freestyle 15x15) for `ms`
+/// milliseconds of wall time on one thread and prints the depth reached.
+pub fn depth_in_time(path: &str, ms: u64, threads: usize) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read openings file '{path}': {e}"))?;
+    let mut depths = Vec::new();
+    let mut nodes = 0u64;
+    let start = Instant::now();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let list = parse_move_list(line, 15, 15, Rows::FromTop)
+            .map_err(|e| anyhow::anyhow!("opening '{line}': {e}"))?;
+        let board = Board::from_moves(15, 15, Rule::Freestyle, &list)
+            .map_err(|e| anyhow::anyhow!("opening '{line}': {e}"))?;
+        let mut engine = Engine::new();
+        engine.set_threads(threads);
+        let limits = Limits {
+            turn_ms: Some(600_000),
+            ..Limits::default()
+        };
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let s2 = stop.clone();
+        let timer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            s2.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let r = engine
+            .think(&board, &limits, &stop, &mut |_| {})
+            .ok_or_else(|| anyhow::anyhow!("opening '{line}' has no empty square"))?;
+        timer.join().ok();
+        println!(
+            "{line:24} best {:6} score {:6} depth {:2} nodes {}",
+            r.best.to_string(),
+            r.score,
+            r.depth,
+            r.nodes
+        );
+        depths.push(r.depth);
+        nodes += r.nodes;
+    }
+    super::worker::print_stats();
+    let n = depths.len().max(1) as f64;
+    println!(
+        "depth in {ms} ms: average {:.2}, min {}, max {} over {} positions; {:.0} nodes/s",
+        depths.iter().sum::<u32>() as f64 / n,
+        depths.iter().min().unwrap_or(&0),
+        depths.iter().max().unwrap_or(&0),
+        depths.len(),
+        nodes as f64 / start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Entry point of `pbrain-gorin bench [depth]` and
+/// `pbrain-gorin bench openings FILE [ms] [threads]`.
 pub fn main(args: &[String]) -> anyhow::Result<()> {
+    if args.first().map(String::as_str) == Some("openings") {
+        let path = args
+            .get(1)
+            .ok_or_else(|| anyhow::anyhow!("usage: pbrain-gorin bench openings FILE [ms] [threads]"))?;
+        let ms = args.get(2).map_or(Ok(1000), |s| s.parse::<u64>())?;
+        let threads = args.get(3).map_or(Ok(1), |s| s.parse::<usize>())?;
+        return depth_in_time(path, ms, threads);
+    }
     let depth = match args.first() {
         Some(d) => d
             .parse::<u32>()

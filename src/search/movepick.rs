@@ -20,6 +20,8 @@ pub enum Kind {
     Quiet,
     /// Only the defences against an opponent's open three (and our own fours).
     Defence,
+    /// The opponent makes an open four next and nothing stops it: the list is empty.
+    Lost,
 }
 
 /// Scratch space for de-duplicating squares.
@@ -88,10 +90,14 @@ pub fn generate(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks
     out.clear();
     let me = pos.side_to_move();
     let opp = me.opposite();
-    if pos.count(opp, Shape::Flex4) > 0 && defences(pos, out, marks) {
-        return Kind::Defence;
+    if pos.count(opp, Shape::Flex4) > 0 {
+        defences(pos, out, marks);
+        return if out.is_empty() {
+            Kind::Lost
+        } else {
+            Kind::Defence
+        };
     }
-    out.clear();
     let cand = *pos.candidates();
     for_each_bit(&cand, |p| {
         if pos.is_legal(p, me) {
@@ -104,9 +110,8 @@ pub fn generate(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks
     Kind::Quiet
 }
 
-/// The defences against the opponent's open-four squares plus our fours. False when no square
-/// defends (the caller then falls back to every candidate: the game is lost anyway).
-fn defences(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks) -> bool {
+/// The defences against the opponent's open-four squares plus our fours.
+fn defences(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks) {
     let me = pos.side_to_move();
     let opp = me.opposite();
     let mut threats = [Pos::NONE; 16];
@@ -151,7 +156,6 @@ fn defences(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks) ->
             }
         }
     }
-    let mut any = false;
     let renju_opp = pos.renju() && opp == Color::Black;
     for &s in &tries[..ntries] {
         if !pos.is_legal(s, me) {
@@ -168,14 +172,12 @@ fn defences(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks) ->
         }
         b.unmake();
         if holds {
-            any = true;
             out.push(ScoredMove {
                 pos: s,
                 score: order_score(pos, s, me),
             });
         }
     }
-    any
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use super::movepick::{generate, legal_flex4, Kind, Marks, ScoredMove};
 use super::threat::{Proof, Solver, ThreatLimits};
 use super::tt::{Bound, Table, MATE, MATE_BOUND};
-use crate::board::{Pos, NCELLS};
+use crate::board::{Color, Pos, NCELLS};
 use crate::eval::{for_each_bit, Bits, Position, Shape};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -91,7 +91,7 @@ impl<'s> Worker<'s> {
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.2) as u8;
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.6) as u8;
             }
         }
         Worker {
@@ -170,6 +170,8 @@ impl<'s> Worker<'s> {
         for i in 0..self.root_moves.len() {
             let m = self.root_moves[i].pos;
             self.nodes += 1;
+            STATS[5].fetch_add(1, Ordering::Relaxed);
+            if i == 0 { STATS[6].fetch_add(1, Ordering::Relaxed); }
             self.pos.make(m);
             let mut score;
             if i == 0 {
@@ -245,6 +247,7 @@ impl<'s> Worker<'s> {
             if !self.pos.is_legal(b, me) {
                 return -(MATE - p - 2);
             }
+            STATS[10].fetch_add(1, Ordering::Relaxed);
             // A forced reply costs no depth.
             self.pos.make(b);
             let score = -self.search(sh, -beta, -alpha, depth, ply + 1, pv_node);
@@ -258,12 +261,28 @@ impl<'s> Worker<'s> {
             if pv_node {
                 self.set_pv(ply, f);
             }
+            STATS[11].fetch_add(1, Ordering::Relaxed);
             return MATE - p - 3;
+        }
+        // With no four anywhere for the opponent, a four-three wins in five plies and a
+        // three-three in seven (renju black excepted: its threes may turn false).
+        if !(self.pos.renju() && me == Color::Black)
+            && self.pos.count(opp, Shape::Four) == 0
+            && self.pos.count(opp, Shape::FourThree) == 0
+            && self.pos.count(opp, Shape::Flex4) == 0
+        {
+            if self.pos.count(me, Shape::FourThree) > 0 {
+                return MATE - p - 5;
+            }
+            if self.pos.count(me, Shape::ThreeThree) > 0 {
+                return MATE - p - 7;
+            }
         }
         if self.pos.board().is_full() {
             return 0;
         }
         if depth <= 0 {
+            STATS[9].fetch_add(1, Ordering::Relaxed);
             return self.leaf(sh, ply);
         }
 
@@ -293,12 +312,42 @@ impl<'s> Worker<'s> {
             eval = self.pos.evaluate();
         }
 
+        // Null move: when even passing keeps us above beta and the opponent has no threat that a
+        // free move would turn into a win.
+        if !pv_node
+            && depth >= 3
+            && eval >= beta
+            && beta.abs() < MATE_BOUND
+            && self.pos.count(opp, Shape::Flex4) == 0
+            && self.pos.count(opp, Shape::FourThree) == 0
+            && self.pos.count(opp, Shape::Four) == 0
+        {
+            let r = 3 + depth / 4;
+            let b = self.pos.board_mut();
+            b.set_side_to_move(opp);
+            let score = -self.search(sh, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            self.pos.board_mut().set_side_to_move(me);
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta && score < MATE_BOUND {
+                return score;
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
         if moves.is_empty() {
             self.moves[ply] = moves;
-            return eval;
+            return if kind == Kind::Lost {
+                -(MATE - p - 4)
+            } else {
+                eval
+            };
         }
+        STATS[if kind == Kind::Quiet { 0 } else { 1 }].fetch_add(1, Ordering::Relaxed);
+        STATS[if pv_node { 2 } else { 3 }].fetch_add(1, Ordering::Relaxed);
+        STATS[4].fetch_add(moves.len() as u64, Ordering::Relaxed);
         let killers = self.killers[ply];
         for m in moves.iter_mut() {
             if Some(m.pos) == tt_move {
@@ -313,7 +362,7 @@ impl<'s> Worker<'s> {
         let mut best = -INF;
         let mut best_move = None;
         let n = moves.len();
-        let lmp = 3 + (depth * depth) as usize;
+        let lmp = 3 + depth as usize;
         for i in 0..n {
             let mut j = i;
             for k in i + 1..n {
@@ -325,18 +374,30 @@ impl<'s> Worker<'s> {
             }
             moves.swap(i, j);
             let m = moves[i].pos;
-            let tactical = self.pos.shape(m, me) >= Shape::Three
-                || self.pos.shape(m, opp) >= Shape::Three
+            let tactical = self.pos.shape(m, me) >= Shape::ThreeThree
+                || self.pos.shape(m, opp) >= Shape::FourThree
                 || Some(m) == tt_move;
             if !pv_node
                 && kind == Kind::Quiet
                 && !tactical
+                && i > 0
+                && depth <= 3
+                && eval + 90 * depth <= alpha
+                && best > -MATE_BOUND
+            {
+                continue;
+            }
+            if !pv_node
+                && kind == Kind::Quiet
+                && !tactical
                 && i >= lmp
-                && depth <= 6
+                && depth <= 8
                 && best > -MATE_BOUND
             {
                 break;
             }
+            STATS[5].fetch_add(1, Ordering::Relaxed);
+            if i == 0 { STATS[6].fetch_add(1, Ordering::Relaxed); }
             self.pos.make(m);
             let mut score;
             if i == 0 {
@@ -371,6 +432,8 @@ impl<'s> Worker<'s> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        STATS[7].fetch_add(1, Ordering::Relaxed);
+                        if i == 0 { STATS[8].fetch_add(1, Ordering::Relaxed); }
                         if !tactical {
                             let k = &mut self.killers[ply];
                             if k[0] != m {
@@ -433,4 +496,11 @@ pub fn root_moves_from(mut moves: Vec<ScoredMove>) -> Vec<RootMove> {
             pv: vec![m.pos],
         })
         .collect()
+}
+
+pub static STATS: [AtomicU64; 12] = [const { AtomicU64::new(0) }; 12];
+pub fn print_stats() {
+    let v: Vec<u64> = STATS.iter().map(|a| a.load(Ordering::Relaxed)).collect();
+    eprintln!("quiet {} defence {} pv {} nonpv {} avgmoves {:.1} searched {} first {} cutoffs {} firstcut {} leaves {} forced {} flexwin {}",
+      v[0], v[1], v[2], v[3], v[4] as f64 / (v[0]+v[1]).max(1) as f64, v[5], v[6], v[7], v[8], v[9], v[10], v[11]);
 }
