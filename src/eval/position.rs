@@ -198,7 +198,7 @@ impl Position {
         &self.cand
     }
 
-    /// Sum of the square scores of colour `c` over the empty squares.
+    /// Sum of the (capped) square scores of colour `c` over the empty squares.
     #[inline]
     pub fn total(&self, c: Color) -> i32 {
         self.total[c.index()]
@@ -334,7 +334,7 @@ impl Position {
         }
         self.info[i][c.index()] = v;
         let ci = c.index();
-        self.total[ci] += info_score(v) - info_score(old);
+        self.total[ci] += eval_value(v) - eval_value(old);
         let (os, ns) = (info_shape(old), info_shape(v));
         if os != ns {
             if os != Shape::None {
@@ -363,6 +363,15 @@ impl Position {
             && fresh.cand == self.cand
     }
 }
+
+/// What a square adds to the evaluation: its score, capped so that one threat square (which the
+/// opponent answers with one move) does not outweigh the rest of the position.
+#[inline]
+fn eval_value(v: SquareInfo) -> i32 {
+    info_score(v).min(EVAL_CAP)
+}
+
+const EVAL_CAP: i32 = 250;
 
 #[inline]
 fn set_of(s: Shape) -> Option<usize> {

@@ -116,7 +116,6 @@ pub fn depth_in_time(path: &str, ms: u64, threads: usize) -> anyhow::Result<()> 
         depths.push(r.depth);
         nodes += r.nodes;
     }
-    super::worker::print_stats();
     let n = depths.len().max(1) as f64;
     println!(
         "depth in {ms} ms: average {:.2}, min {}, max {} over {} positions; {:.0} nodes/s",

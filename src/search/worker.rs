@@ -15,6 +15,9 @@ pub const MAX_PLY: usize = 128;
 pub const INF: i32 = 32000;
 /// Node budget of the VCF quiescence at a leaf.
 const LEAF_VCF_NODES: u64 = 64;
+/// Fours deep of the quiescence search, and fours tried per node.
+const QS_MAX_FOURS: i32 = 8;
+const QS_MAX_MOVES: usize = 8;
 
 /// What every thread of one search shares.
 pub struct Shared<'a> {
@@ -170,8 +173,6 @@ impl<'s> Worker<'s> {
         for i in 0..self.root_moves.len() {
             let m = self.root_moves[i].pos;
             self.nodes += 1;
-            STATS[5].fetch_add(1, Ordering::Relaxed);
-            if i == 0 { STATS[6].fetch_add(1, Ordering::Relaxed); }
             self.pos.make(m);
             let mut score;
             if i == 0 {
@@ -247,7 +248,6 @@ impl<'s> Worker<'s> {
             if !self.pos.is_legal(b, me) {
                 return -(MATE - p - 2);
             }
-            STATS[10].fetch_add(1, Ordering::Relaxed);
             // A forced reply costs no depth.
             self.pos.make(b);
             let score = -self.search(sh, -beta, -alpha, depth, ply + 1, pv_node);
@@ -261,7 +261,6 @@ impl<'s> Worker<'s> {
             if pv_node {
                 self.set_pv(ply, f);
             }
-            STATS[11].fetch_add(1, Ordering::Relaxed);
             return MATE - p - 3;
         }
         // With no four anywhere for the opponent, a four-three wins in five plies and a
@@ -282,8 +281,7 @@ impl<'s> Worker<'s> {
             return 0;
         }
         if depth <= 0 {
-            STATS[9].fetch_add(1, Ordering::Relaxed);
-            return self.leaf(sh, ply);
+            return self.leaf(sh, alpha, beta, depth, ply);
         }
 
         alpha = alpha.max(-(MATE - p));
@@ -345,9 +343,6 @@ impl<'s> Worker<'s> {
                 eval
             };
         }
-        STATS[if kind == Kind::Quiet { 0 } else { 1 }].fetch_add(1, Ordering::Relaxed);
-        STATS[if pv_node { 2 } else { 3 }].fetch_add(1, Ordering::Relaxed);
-        STATS[4].fetch_add(moves.len() as u64, Ordering::Relaxed);
         let killers = self.killers[ply];
         for m in moves.iter_mut() {
             if Some(m.pos) == tt_move {
@@ -396,8 +391,6 @@ impl<'s> Worker<'s> {
             {
                 break;
             }
-            STATS[5].fetch_add(1, Ordering::Relaxed);
-            if i == 0 { STATS[6].fetch_add(1, Ordering::Relaxed); }
             self.pos.make(m);
             let mut score;
             if i == 0 {
@@ -432,8 +425,6 @@ impl<'s> Worker<'s> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        STATS[7].fetch_add(1, Ordering::Relaxed);
-                        if i == 0 { STATS[8].fetch_add(1, Ordering::Relaxed); }
                         if !tactical {
                             let k = &mut self.killers[ply];
                             if k[0] != m {
@@ -460,12 +451,14 @@ impl<'s> Worker<'s> {
         best
     }
 
-    /// Leaf: a short VCF search when the side to move has a four to start one, else the
-    /// static evaluation.
-    fn leaf(&mut self, sh: &Shared, ply: usize) -> i32 {
+    /// Leaf (quiescence): a short VCF search by the threat solver when the side to move has a
+    /// four to start one, then our own four-only search: stand pat on the evaluation, try the
+    /// fours (the opponent's block is forced and costs nothing), `-depth` fours deep at most.
+    fn leaf(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         let me = self.pos.side_to_move();
-        if sh.leaf_vcf && self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0
-        {
+        let has_fours =
+            self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
+        if sh.leaf_vcf && has_fours && depth == 0 {
             let lim = ThreatLimits {
                 max_nodes: LEAF_VCF_NODES,
                 deadline: sh.deadline,
@@ -474,7 +467,49 @@ impl<'s> Worker<'s> {
                 return MATE - ply as i32 - line.len().max(1) as i32;
             }
         }
-        self.pos.evaluate()
+        let stand = self.pos.evaluate();
+        if stand >= beta || !has_fours || -depth >= QS_MAX_FOURS {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        let fours = *self.pos.fours(me);
+        for_each_bit(&fours, |p| {
+            moves.push(ScoredMove {
+                pos: p,
+                score: 0,
+            })
+        });
+        for m in moves.iter_mut() {
+            m.score = super::movepick::order_score(&self.pos, m.pos, me);
+        }
+        moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+        moves.truncate(QS_MAX_MOVES);
+        for i in 0..moves.len() {
+            let m = moves[i].pos;
+            if !self.pos.is_legal(m, me) {
+                continue;
+            }
+            self.pos.make(m);
+            let score = -self.search(sh, -beta, -alpha, depth - 1, ply + 1, false);
+            self.pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
     }
 }
 
@@ -498,9 +533,3 @@ pub fn root_moves_from(mut moves: Vec<ScoredMove>) -> Vec<RootMove> {
         .collect()
 }
 
-pub static STATS: [AtomicU64; 12] = [const { AtomicU64::new(0) }; 12];
-pub fn print_stats() {
-    let v: Vec<u64> = STATS.iter().map(|a| a.load(Ordering::Relaxed)).collect();
-    eprintln!("quiet {} defence {} pv {} nonpv {} avgmoves {:.1} searched {} first {} cutoffs {} firstcut {} leaves {} forced {} flexwin {}",
-      v[0], v[1], v[2], v[3], v[4] as f64 / (v[0]+v[1]).max(1) as f64, v[5], v[6], v[7], v[8], v[9], v[10], v[11]);
-}
