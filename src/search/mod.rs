@@ -211,7 +211,9 @@ impl Engine {
             moves = fallback_moves(&mut pos, excluded);
         }
         if moves.len() > 1 && use_threats && opp_fives == 0 {
-            refute_opponent_vcf(&mut pos, &mut self.solvers[0], &mut moves, hard_deadline);
+            // The check may use a quarter of the time; the search needs the rest.
+            let deadline = budget.hard.map(|h| start + h / 4);
+            refute_opponent_vcf(&mut pos, &mut self.solvers[0], &mut moves, deadline, stop);
         }
         let root_moves = root_moves_from(moves);
         if budget.move_now || root_moves.len() == 1 {
@@ -312,6 +314,7 @@ fn refute_opponent_vcf(
     solver: &mut Solver,
     moves: &mut Vec<ScoredMove>,
     deadline: Option<Instant>,
+    stop: &AtomicBool,
 ) {
     let me = pos.side_to_move();
     let lim = ThreatLimits {
@@ -331,6 +334,11 @@ fn refute_opponent_vcf(
     };
     let mut keep = Vec::new();
     for m in moves.iter() {
+        if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            // Unchecked moves stay: only proven losers are dropped.
+            keep.push(*m);
+            continue;
+        }
         let b = pos.board_mut();
         b.make(m.pos);
         let answer = solver.vcf(b, &lim);
