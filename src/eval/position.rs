@@ -89,6 +89,7 @@ pub fn for_each_bit(b: &Bits, mut f: impl FnMut(Pos)) {
 pub struct Position {
     board: Board,
     renju: bool,
+    freestyle: bool,
     combos: &'static [SquareInfo],
     info: Box<[[SquareInfo; 2]]>,
     /// The four line patterns of each empty square per colour, packed in nibbles.
@@ -105,6 +106,7 @@ impl Position {
         let mut pos = Position {
             board: board.clone(),
             renju: board.rule() == Rule::Renju,
+            freestyle: board.rule() == Rule::Freestyle,
             combos: combo_table(),
             info: vec![[0; 2]; NCELLS].into_boxed_slice(),
             pats: vec![[0; 2]; NCELLS].into_boxed_slice(),
@@ -301,8 +303,16 @@ impl Position {
 
     #[inline]
     fn refresh_lines(&mut self, p: Pos) {
+        // Under freestyle a stone five squares away never changes a pattern (a five through the
+        // square lies within four squares of it); the other rules judge overlines and blocked
+        // ends there.
+        let reach: &[isize] = if self.freestyle {
+            &[-4, -3, -2, -1, 1, 2, 3, 4]
+        } else {
+            &[-5, -4, -3, -2, -1, 1, 2, 3, 4, 5]
+        };
         for d in 0..4 {
-            for k in [-5isize, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
+            for &k in reach {
                 let q = p.step(d, k);
                 if self.board.is_empty(q) {
                     self.refresh_dir(q, d);

@@ -132,9 +132,9 @@ pub fn depth_in_time(path: &str, ms: u64, threads: usize) -> anyhow::Result<()> 
 /// `pbrain-gorin bench openings FILE [ms] [threads]`.
 pub fn main(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("openings") {
-        let path = args
-            .get(1)
-            .ok_or_else(|| anyhow::anyhow!("usage: pbrain-gorin bench openings FILE [ms] [threads]"))?;
+        let path = args.get(1).ok_or_else(|| {
+            anyhow::anyhow!("usage: pbrain-gorin bench openings FILE [ms] [threads]")
+        })?;
         let ms = args.get(2).map_or(Ok(1000), |s| s.parse::<u64>())?;
         let threads = args.get(3).map_or(Ok(1), |s| s.parse::<usize>())?;
         return depth_in_time(path, ms, threads);

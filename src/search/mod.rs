@@ -59,9 +59,10 @@ pub struct SearchResult {
 const DEFAULT_TT_BYTES: u64 = 64 << 20;
 /// Memory the engine needs besides the table: binary, pattern tables, per-thread state.
 const BASE_BYTES: u64 = 24 << 20;
-/// Node budget of the VCF searches at the root (ours, the opponent's, refutation checks).
+/// Node budgets of the threat searches at the root (ours, the opponent's, refutation checks).
 const ROOT_VCF_NODES: u64 = 20_000;
-const REFUTE_VCF_NODES: u64 = 2_000;
+const ROOT_VCT_NODES: u64 = 200_000;
+const REFUTE_NODES: u64 = 5_000;
 
 /// The engine: owns the transposition table and settings across moves.
 pub struct Engine {
@@ -188,15 +189,27 @@ impl Engine {
         }
         let hard_deadline = budget.hard.map(|h| start + h);
         let use_threats = self.use_threats && !budget.move_now;
+        // Our forced win by fours, then by threats: played at once.
         if use_threats && opp_fives == 0 {
+            // Untimed searches (bench, fixed depth) bound the solver by nodes only, so that
+            // they stay reproducible.
+            let time_cap = |share: u32| budget.hard.map(|h| start + h / share);
             let lim = ThreatLimits {
                 max_nodes: ROOT_VCF_NODES,
-                deadline: hard_deadline.map(|d| d.min(start + Duration::from_millis(200))),
+                deadline: time_cap(8),
             };
-            if let Proof::Win(line) = self.solvers[0].vcf(pos.board_mut(), &lim) {
+            let mut proof = self.solvers[0].vcf(pos.board_mut(), &lim);
+            if !matches!(proof, Proof::Win(_)) {
+                let lim = ThreatLimits {
+                    max_nodes: ROOT_VCT_NODES,
+                    deadline: time_cap(6),
+                };
+                proof = self.solvers[0].vct(pos.board_mut(), &lim, stop);
+            }
+            if let Proof::Win(line) = proof {
                 if let Some(&p) = line.first() {
                     if pos.board().is_empty(p) && ok(&mut pos, p) {
-                        log::debug!("root VCF of {} plies: {:?}", line.len(), line);
+                        log::debug!("root threat win of {} plies: {:?}", line.len(), line);
                         return done(p, MATE - line.len() as i32, report);
                     }
                 }
@@ -211,9 +224,9 @@ impl Engine {
             moves = fallback_moves(&mut pos, excluded);
         }
         if moves.len() > 1 && use_threats && opp_fives == 0 {
-            // The check may use a quarter of the time; the search needs the rest.
-            let deadline = budget.hard.map(|h| start + h / 4);
-            refute_opponent_vcf(&mut pos, &mut self.solvers[0], &mut moves, deadline, stop);
+            // The check may use up to a third of the time; the search needs the rest.
+            let deadline = budget.hard.map(|h| start + h / 3);
+            refute_opponent_threats(&mut pos, &mut self.solvers[0], &mut moves, deadline, stop);
         }
         let root_moves = root_moves_from(moves);
         if budget.move_now || root_moves.len() == 1 {
@@ -307,9 +320,10 @@ fn fallback_moves(pos: &mut Position, excluded: &[Pos]) -> Vec<ScoredMove> {
     out
 }
 
-/// When the opponent, given the move, would have a VCF, keeps only the root moves after which
-/// it has none (if any such move is proven).
-fn refute_opponent_vcf(
+/// When the opponent, given the move, would have a VCF (or else a VCT), keeps only the root
+/// moves after which it has none, if the solver proves that for any move. Moves left unchecked
+/// when time runs out stay: only proven losers are dropped.
+fn refute_opponent_threats(
     pos: &mut Position,
     solver: &mut Solver,
     moves: &mut Vec<ScoredMove>,
@@ -323,32 +337,47 @@ fn refute_opponent_vcf(
     };
     let b = pos.board_mut();
     b.set_side_to_move(me.opposite());
-    let threat = solver.vcf(b, &lim);
+    let mut by_fours = true;
+    let mut threat = solver.vcf(b, &lim);
+    if !matches!(threat, Proof::Win(_)) {
+        by_fours = false;
+        let lim = ThreatLimits {
+            max_nodes: ROOT_VCT_NODES,
+            deadline,
+        };
+        threat = solver.vct(b, &lim, stop);
+    }
     b.set_side_to_move(me);
     if !matches!(threat, Proof::Win(_)) {
         return;
     }
     let lim = ThreatLimits {
-        max_nodes: REFUTE_VCF_NODES,
+        max_nodes: REFUTE_NODES,
         deadline,
     };
+    let mut sorted = moves.clone();
+    sorted.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
     let mut keep = Vec::new();
-    for m in moves.iter() {
+    for m in sorted {
         if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-            // Unchecked moves stay: only proven losers are dropped.
-            keep.push(*m);
+            keep.push(m);
             continue;
         }
         let b = pos.board_mut();
         b.make(m.pos);
-        let answer = solver.vcf(b, &lim);
+        let answer = if by_fours {
+            solver.vcf(b, &lim)
+        } else {
+            solver.vct(b, &lim, stop)
+        };
         b.unmake();
         if !matches!(answer, Proof::Win(_)) {
-            keep.push(*m);
+            keep.push(m);
         }
     }
     log::debug!(
-        "opponent VCF: {} of {} root moves refute it",
+        "opponent {}: {} of {} root moves left",
+        if by_fours { "VCF" } else { "VCT" },
         keep.len(),
         moves.len()
     );

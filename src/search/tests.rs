@@ -297,7 +297,12 @@ fn finds_a_vcf_and_stops_the_opponents() {
         for_each_bit(base.candidates(), |p| moves.push(p));
         for p in moves {
             base.make(p);
-            assert!(has_vcf(&mut base, 5), "{} does not stop black's VCF but {} does", r2.best, p);
+            assert!(
+                has_vcf(&mut base, 5),
+                "{} does not stop black's VCF but {} does",
+                r2.best,
+                p
+            );
             base.unmake();
         }
     }
@@ -465,4 +470,3 @@ fn lazy_smp_finds_the_same_forced_answers() {
     assert!(b.is_empty(r.best));
     assert!(r.depth >= 2);
 }
-

@@ -466,8 +466,7 @@ impl<'s> Worker<'s> {
     /// fours (the opponent's block is forced and costs nothing), `-depth` fours deep at most.
     fn leaf(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         let me = self.pos.side_to_move();
-        let has_fours =
-            self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
+        let has_fours = self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
         if sh.leaf_vcf && has_fours && depth == 0 {
             let lim = ThreatLimits {
                 max_nodes: LEAF_VCF_NODES,
@@ -486,19 +485,13 @@ impl<'s> Worker<'s> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         let fours = *self.pos.fours(me);
-        for_each_bit(&fours, |p| {
-            moves.push(ScoredMove {
-                pos: p,
-                score: 0,
-            })
-        });
+        for_each_bit(&fours, |p| moves.push(ScoredMove { pos: p, score: 0 }));
         for m in moves.iter_mut() {
             m.score = super::movepick::order_score(&self.pos, m.pos, me);
         }
         moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
         moves.truncate(QS_MAX_MOVES);
-        for i in 0..moves.len() {
-            let m = moves[i].pos;
+        for &ScoredMove { pos: m, .. } in moves.iter() {
             if !self.pos.is_legal(m, me) {
                 continue;
             }
@@ -542,4 +535,3 @@ pub fn root_moves_from(mut moves: Vec<ScoredMove>) -> Vec<RootMove> {
         })
         .collect()
 }
-
