@@ -128,9 +128,49 @@ pub fn depth_in_time(path: &str, ms: u64, threads: usize) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// Entry point of `pbrain-gorin bench [depth]` and
-/// `pbrain-gorin bench openings FILE [ms] [threads]`.
+/// Thinks on one midgame position for `ms` with a memory limit of `mb` megabytes (MiB) and
+/// `threads` threads: for measuring peak memory (`/usr/bin/time -v`) and speed.
+pub fn think_once(ms: u64, mb: u64, threads: usize) -> anyhow::Result<()> {
+    let list = parse_move_list("h8i9g7i7h9h10j8", 15, 15, Rows::FromTop)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let board = Board::from_moves(15, 15, Rule::Freestyle, &list)?;
+    let mut engine = Engine::new();
+    engine.set_memory(mb << 20);
+    engine.set_threads(threads);
+    let limits = Limits {
+        turn_ms: Some(ms),
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    let r = engine
+        .think(&board, &limits, &AtomicBool::new(false), &mut |_| {})
+        .ok_or_else(|| anyhow::anyhow!("no move"))?;
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "think: {} ms limit, {} MiB memory ({} MiB table), {} threads: best {} score {} depth {} nodes {} in {:.0} ms, {:.0} nodes/s",
+        ms,
+        mb,
+        engine.tt_bytes() >> 20,
+        threads,
+        r.best,
+        r.score,
+        r.depth,
+        r.nodes,
+        secs * 1e3,
+        r.nodes as f64 / secs
+    );
+    Ok(())
+}
+
+/// Entry point of `pbrain-gorin bench [depth]`, `pbrain-gorin bench openings FILE [ms]
+/// [threads]` and `pbrain-gorin bench think MS [memory MiB] [threads]`.
 pub fn main(args: &[String]) -> anyhow::Result<()> {
+    if args.first().map(String::as_str) == Some("think") {
+        let ms = args.get(1).map_or(Ok(5000), |s| s.parse::<u64>())?;
+        let mb = args.get(2).map_or(Ok(350), |s| s.parse::<u64>())?;
+        let threads = args.get(3).map_or(Ok(1), |s| s.parse::<usize>())?;
+        return think_once(ms, mb, threads);
+    }
     if args.first().map(String::as_str) == Some("openings") {
         let path = args.get(1).ok_or_else(|| {
             anyhow::anyhow!("usage: pbrain-gorin bench openings FILE [ms] [threads]")

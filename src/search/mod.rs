@@ -63,6 +63,7 @@ const BASE_BYTES: u64 = 24 << 20;
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 200_000;
 const REFUTE_NODES: u64 = 5_000;
+const SAFETY_NODES: u64 = 50_000;
 
 /// The engine: owns the transposition table and settings across moves.
 pub struct Engine {
@@ -237,7 +238,12 @@ impl Engine {
 
         // The search proper.
         let mut sh = Shared::new(tt, stop);
-        sh.deadline = hard_deadline;
+        // With the threat solver on, the last sixth of the time checks the chosen move.
+        sh.deadline = if use_threats {
+            budget.hard.map(|h| start + h * 5 / 6)
+        } else {
+            hard_deadline
+        };
         sh.max_nodes = limits.max_nodes;
         sh.leaf_vcf = use_threats;
         let max_depth = limits.max_depth.map_or(MAX_PLY as i32 - 20, |d| {
@@ -262,11 +268,28 @@ impl Engine {
             let r = main_loop(&mut w, &sh, max_depth, start, soft, report);
             w.flush(&sh);
             sh.abort.store(true, Ordering::Relaxed);
-            r
+            let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
+            (r, order)
         });
         let nodes = sh.nodes.load(Ordering::Relaxed);
-        let mut result = result;
+        let (mut result, order) = result;
         result.nodes = nodes;
+        if use_threats && result.score.abs() < MATE_BOUND {
+            let deadline = hard_deadline.unwrap_or(start + Duration::from_secs(3600));
+            let safe = safe_move(
+                &mut pos,
+                &mut self.solvers[0],
+                result.best,
+                &order,
+                deadline,
+                stop,
+            );
+            if safe != result.best {
+                log::debug!("{} loses to a VCT; playing {} instead", result.best, safe);
+                result.best = safe;
+                result.pv = vec![safe];
+            }
+        }
         // Defensive: the answer must be a legal empty square.
         let mut check = Position::new(board);
         if !check.board().is_empty(result.best) || !check.is_legal(result.best, me) {
@@ -276,6 +299,36 @@ impl Engine {
         let _ = &mut check;
         Some(result)
     }
+}
+
+/// The best move after which the opponent has no proven VCT: `best` first, then the next few
+/// in search order, as long as time allows; `best` when none is proven safe.
+fn safe_move(
+    pos: &mut Position,
+    solver: &mut Solver,
+    best: Pos,
+    order: &[Pos],
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Pos {
+    let lim = ThreatLimits {
+        max_nodes: SAFETY_NODES,
+        deadline: Some(deadline),
+    };
+    let tries = std::iter::once(best).chain(order.iter().copied().filter(|&p| p != best));
+    for m in tries.take(4) {
+        if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+            break;
+        }
+        let b = pos.board_mut();
+        b.make(m);
+        let answer = solver.vct(b, &lim, stop);
+        b.unmake();
+        if !matches!(answer, Proof::Win(_)) {
+            return m;
+        }
+    }
+    best
 }
 
 /// The first square of a set accepted by `ok`.
