@@ -18,6 +18,10 @@ const LEAF_VCF_NODES: u64 = 64;
 /// Fours deep of the quiescence search, and fours tried per node.
 const QS_MAX_FOURS: i32 = 8;
 const QS_MAX_MOVES: usize = 8;
+/// Plies past the horizon where open threes are tried, and where an opponent's open three is
+/// answered by search rather than by the evaluation.
+const QS_THREE_PLIES: i32 = 1;
+const QS_MAX_DEFENCE: i32 = 4;
 
 /// What every thread of one search shares.
 pub struct Shared<'a> {
@@ -476,21 +480,49 @@ impl<'s> Worker<'s> {
                 return MATE - ply as i32 - line.len().max(1) as i32;
             }
         }
-        let stand = self.pos.evaluate();
-        if stand >= beta || !has_fours || -depth >= QS_MAX_FOURS {
-            return stand;
-        }
-        alpha = alpha.max(stand);
-        let mut best = stand;
+        let qdepth = -depth;
+        let opp = me.opposite();
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        let fours = *self.pos.fours(me);
-        for_each_bit(&fours, |p| moves.push(ScoredMove { pos: p, score: 0 }));
-        for m in moves.iter_mut() {
-            m.score = super::movepick::order_score(&self.pos, m.pos, me);
+        let mut best;
+        if self.pos.count(opp, Shape::Flex4) > 0 && qdepth < QS_MAX_DEFENCE {
+            // The opponent's open three must be answered: no standing pat.
+            let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
+            if kind == Kind::Lost {
+                self.moves[ply] = moves;
+                return -(MATE - ply as i32 - 4);
+            }
+            best = -INF;
+            moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+        } else {
+            let stand = self.pos.evaluate();
+            let threes = qdepth < QS_THREE_PLIES && self.pos.count(me, Shape::Three) > 0;
+            if stand >= beta || (!has_fours && !threes) || qdepth >= QS_MAX_FOURS {
+                self.moves[ply] = moves;
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            let fours = *self.pos.fours(me);
+            for_each_bit(&fours, |p| moves.push(ScoredMove { pos: p, score: 0 }));
+            if threes {
+                // Also our best few open threes: the opponent must answer them in turn.
+                let cand = *self.pos.candidates();
+                for_each_bit(&cand, |p| {
+                    if self.pos.shape(p, me) == Shape::Three {
+                        moves.push(ScoredMove { pos: p, score: 0 });
+                    }
+                });
+            }
+            for m in moves.iter_mut() {
+                m.score = super::movepick::order_score(&self.pos, m.pos, me);
+                if self.pos.shape(m.pos, me).is_four() {
+                    m.score += 1 << 20;
+                }
+            }
+            moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+            moves.truncate(QS_MAX_MOVES);
         }
-        moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
-        moves.truncate(QS_MAX_MOVES);
         for &ScoredMove { pos: m, .. } in moves.iter() {
             if !self.pos.is_legal(m, me) {
                 continue;
