@@ -296,7 +296,6 @@ impl Engine {
             log::error!("search produced an illegal move {}", result.best);
             result.best = root_moves[0].pos;
         }
-        let _ = &mut check;
         Some(result)
     }
 }

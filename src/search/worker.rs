@@ -548,12 +548,6 @@ impl<'s> Worker<'s> {
     }
 }
 
-/// The first square of a set, if any.
-pub fn first_of(b: &Bits) -> Option<Pos> {
-    let p = first(b);
-    (!p.is_none()).then_some(p)
-}
-
 /// Root moves in ordering order (best first), ties broken by square.
 pub fn root_moves_from(mut moves: Vec<ScoredMove>) -> Vec<RootMove> {
     moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
