@@ -470,3 +470,24 @@ fn lazy_smp_finds_the_same_forced_answers() {
     assert!(b.is_empty(r.best));
     assert!(r.depth >= 2);
 }
+
+#[test]
+fn every_board_size_gets_a_legal_move() {
+    for (w, h) in [(5, 5), (6, 9), (20, 20), (32, 32), (32, 5)] {
+        for rule in [Rule::Freestyle, Rule::Renju, Rule::CaroExact] {
+            let mut b = Board::new(w, h, rule).unwrap();
+            let r = think_ms(&b, 50);
+            assert!(b.is_empty(r.best), "{w}x{h} {rule:?} empty board");
+            // A few moves in, the answer is still a legal empty square.
+            for _ in 0..6 {
+                let me = b.side_to_move();
+                let r = think_ms(&b, 30);
+                assert!(b.is_legal(r.best, me), "{w}x{h} {rule:?}: {}", r.best);
+                if b.makes_five(r.best, me) {
+                    break;
+                }
+                b.play(r.best).unwrap();
+            }
+        }
+    }
+}
