@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Default search depth of the bench.
-pub const BENCH_DEPTH: u32 = 9;
+pub const BENCH_DEPTH: u32 = 8;
 
 /// Bench positions: rule, board size, moves in pos notation (rows from the top, black first).
 pub const POSITIONS: &[(Rule, usize, &str)] = &[
