@@ -1,2 +1,198 @@
-//! Static evaluation from the board's incremental line patterns: per-square scores for move
-//! ordering and a position score for the side to move.
+//! Static evaluation from the board's incremental line patterns: the four line patterns of a
+//! square combine into a shape (five, open four, four-three, ...) and a score per colour, kept
+//! up to date by `Position` so that evaluation and move ordering never scan the whole board.
+
+mod position;
+
+pub use position::{for_each_bit, pos_of, Bits, Position, WORDS};
+
+use crate::board::Pattern;
+use std::sync::OnceLock;
+
+/// What one stone of a colour on an empty square would make, all four lines together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Shape {
+    /// Nothing forcing.
+    None = 0,
+    /// One open three.
+    Three = 1,
+    /// Two or more open threes (a winning threat where it is legal).
+    ThreeThree = 2,
+    /// One four (forcing one reply).
+    Four = 3,
+    /// A four and an open three in other lines.
+    FourThree = 4,
+    /// An open four or two fours: wins unless the opponent has a five first.
+    Flex4 = 5,
+    /// A winning five.
+    Five = 6,
+}
+
+impl Shape {
+    #[inline]
+    pub fn from_u8(v: u8) -> Shape {
+        match v {
+            1 => Shape::Three,
+            2 => Shape::ThreeThree,
+            3 => Shape::Four,
+            4 => Shape::FourThree,
+            5 => Shape::Flex4,
+            6 => Shape::Five,
+            _ => Shape::None,
+        }
+    }
+
+    /// A shape that makes at least one four (so the opponent must answer it).
+    #[inline]
+    pub fn is_four(self) -> bool {
+        matches!(self, Shape::Four | Shape::FourThree | Shape::Flex4)
+    }
+}
+
+/// Packed per-square, per-colour information: score in bits 0..16, shape in bits 16..20,
+/// `MAYBE_FORBIDDEN` and `FORBIDDEN` flags above.
+pub type SquareInfo = u32;
+pub const SCORE_MASK: u32 = 0xffff;
+pub const SHAPE_SHIFT: u32 = 16;
+/// The line shapes could make a renju foul for black (two fours, two threes or an overline).
+pub const MAYBE_FORBIDDEN: u32 = 1 << 20;
+/// The square was found forbidden for black when its info was last computed.
+pub const FORBIDDEN: u32 = 1 << 21;
+
+#[inline]
+pub fn info_score(v: SquareInfo) -> i32 {
+    (v & SCORE_MASK) as i32
+}
+
+#[inline]
+pub fn info_shape(v: SquareInfo) -> Shape {
+    Shape::from_u8(((v >> SHAPE_SHIFT) & 0xf) as u8)
+}
+
+/// Value of one line pattern for the side that would place the stone.
+const LINE_VALUE: [u32; 12] = [
+    0,   // Dead
+    0,   // Overline
+    0,   // B1
+    1,   // F1
+    3,   // B2
+    8,   // F2
+    10,  // B3
+    32,  // F3
+    36,  // B4
+    160, // F4
+    160, // DoubleFour
+    600, // Five
+];
+
+/// Extra value of a combined shape over the sum of its lines.
+fn shape_bonus(s: Shape) -> u32 {
+    match s {
+        Shape::None => 0,
+        Shape::Three => 0,
+        Shape::ThreeThree => 120,
+        Shape::Four => 0,
+        Shape::FourThree => 260,
+        Shape::Flex4 => 400,
+        Shape::Five => 2000,
+    }
+}
+
+/// The combination table is indexed by the four patterns packed in nibbles.
+const COMBOS: usize = 1 << 16;
+
+/// Index of four line patterns into the combination table.
+#[inline]
+pub fn combo_index(p: [Pattern; 4]) -> usize {
+    p[0] as usize | (p[1] as usize) << 4 | (p[2] as usize) << 8 | (p[3] as usize) << 12
+}
+
+/// Shape, score and foul flag of four line patterns (rule-independent: the tables behind the
+/// patterns already judge fives and overlines under the rule).
+pub fn combine(p: [Pattern; 4]) -> SquareInfo {
+    let fives = p.iter().filter(|&&q| q == Pattern::Five).count();
+    let fours: u32 = p.iter().map(|q| q.four_count()).sum();
+    let open4 = p.contains(&Pattern::F4);
+    let threes = p.iter().filter(|&&q| q == Pattern::F3).count();
+    let overline = p.contains(&Pattern::Overline);
+    let shape = if fives > 0 {
+        Shape::Five
+    } else if open4 || fours >= 2 {
+        Shape::Flex4
+    } else if fours == 1 && threes >= 1 {
+        Shape::FourThree
+    } else if fours == 1 {
+        Shape::Four
+    } else if threes >= 2 {
+        Shape::ThreeThree
+    } else if threes == 1 {
+        Shape::Three
+    } else {
+        Shape::None
+    };
+    let mut score: u32 = p.iter().map(|&q| LINE_VALUE[q as usize]).sum();
+    score += shape_bonus(shape);
+    let maybe_forbidden = fives == 0 && (fours >= 2 || threes >= 2 || overline);
+    score.min(SCORE_MASK)
+        | (shape as u32) << SHAPE_SHIFT
+        | if maybe_forbidden { MAYBE_FORBIDDEN } else { 0 }
+}
+
+/// The combination table for every tuple of four line patterns.
+pub fn combo_table() -> &'static [SquareInfo] {
+    static TABLE: OnceLock<Box<[SquareInfo]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![0; COMBOS];
+        for (i, slot) in t.iter_mut().enumerate() {
+            let pats = [
+                Pattern::from_u8((i & 15) as u8),
+                Pattern::from_u8((i >> 4 & 15) as u8),
+                Pattern::from_u8((i >> 8 & 15) as u8),
+                Pattern::from_u8((i >> 12 & 15) as u8),
+            ];
+            *slot = combine(pats);
+        }
+        t.into_boxed_slice()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Pattern::*;
+
+    #[test]
+    fn shapes_combine_lines() {
+        let s = |p| info_shape(combine(p));
+        assert_eq!(s([Five, Dead, Dead, Dead]), Shape::Five);
+        assert_eq!(s([F4, Dead, B2, Dead]), Shape::Flex4);
+        assert_eq!(s([B4, B4, Dead, Dead]), Shape::Flex4);
+        assert_eq!(s([DoubleFour, Dead, Dead, Dead]), Shape::Flex4);
+        assert_eq!(s([B4, F3, Dead, Dead]), Shape::FourThree);
+        assert_eq!(s([B4, B3, Dead, Dead]), Shape::Four);
+        assert_eq!(s([F3, F3, Dead, Dead]), Shape::ThreeThree);
+        assert_eq!(s([F3, F2, F2, Dead]), Shape::Three);
+        assert_eq!(s([F2, F2, B3, Dead]), Shape::None);
+        // Foul candidates for renju black, never when a five is made.
+        assert!(combine([B4, B4, Dead, Dead]) & MAYBE_FORBIDDEN != 0);
+        assert!(combine([F3, F3, Dead, Dead]) & MAYBE_FORBIDDEN != 0);
+        assert!(combine([Overline, F2, Dead, Dead]) & MAYBE_FORBIDDEN != 0);
+        assert!(combine([Five, B4, B4, Dead]) & MAYBE_FORBIDDEN == 0);
+        assert!(combine([B4, F3, Dead, Dead]) & MAYBE_FORBIDDEN == 0);
+    }
+
+    #[test]
+    fn scores_rank_threats() {
+        let v = |p| info_score(combine(p));
+        assert!(v([Five, Dead, Dead, Dead]) > v([F4, F3, F3, F3]));
+        assert!(v([F4, Dead, Dead, Dead]) > v([B4, F3, Dead, Dead]));
+        assert!(v([B4, F3, Dead, Dead]) > v([F3, F3, Dead, Dead]));
+        assert!(v([F3, F3, Dead, Dead]) > v([F3, F2, F2, Dead]));
+        assert!(v([F2, Dead, Dead, Dead]) > v([B2, Dead, Dead, Dead]));
+        let t = combo_table();
+        assert_eq!(t.len(), COMBOS);
+        let p = [B3, F2, Dead, F4];
+        assert_eq!(t[combo_index(p)], combine(p));
+    }
+}

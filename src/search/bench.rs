@@ -1,10 +1,214 @@
-//! `pbrain-gorin bench`: searches fixed positions to a fixed depth and prints the node count
-//! (a signature of the search, identical on every run) and the speed.
+//! `pbrain-gorin bench`: searches fixed positions to a fixed depth on one thread and prints the
+//! node count (a signature of the search, identical on every run) and the speed, then the board
+//! micro-benchmark.
 
-/// Entry point of `pbrain-gorin bench`.
-pub fn main(_args: &[String]) -> anyhow::Result<()> {
-    for line in crate::board::bench::report(1000) {
+use super::{Engine, Limits};
+use crate::board::notation::{parse_move_list, Rows};
+use crate::board::{Board, Rule};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Default search depth of the bench.
+pub const BENCH_DEPTH: u32 = 8;
+
+/// Bench positions: rule, board size, moves in pos notation (rows from the top, black first).
+pub const POSITIONS: &[(Rule, usize, &str)] = &[
+    (Rule::Freestyle, 15, "h8"),
+    (Rule::Freestyle, 15, "h8i9g7i7"),
+    (Rule::Freestyle, 15, "h8i8h9h7g8i10j9"),
+    (Rule::Freestyle, 15, "g7h8i9h9h10g9f10i7"),
+    (Rule::Freestyle, 20, "j10k11k10i10l9j9m8"),
+    (Rule::Freestyle, 20, "j10k10j11j12i11k9h12"),
+    (Rule::Standard, 15, "h8i7g9i9i8g8h7h6"),
+    (Rule::Standard, 15, "h8h9i9g7j10k11i8"),
+    (Rule::Renju, 15, "h8h9j9i10i8j8g7"),
+    (Rule::Renju, 15, "h8i8g9h9i10"),
+    (Rule::Renju, 15, "h8h9i9g7g8f9"),
+    (Rule::Caro, 15, "h8i9h9h10g8i8f7e6i7"),
+    (Rule::Caro, 15, "h8g9i9g7g8"),
+    (Rule::Freestyle, 15, "f4i8j10f9l5h7g8i2"),
+];
+
+/// Result of one bench run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Searches every bench position to `depth` with a fresh one-thread engine each.
+pub fn run(depth: u32, verbose: bool) -> BenchResult {
+    let start = Instant::now();
+    let mut nodes = 0;
+    for (i, &(rule, size, moves)) in POSITIONS.iter().enumerate() {
+        let list = parse_move_list(moves, size, size, Rows::FromTop).expect("bench move list");
+        let board = Board::from_moves(size, size, rule, &list).expect("bench position");
+        let mut engine = Engine::new();
+        engine.set_memory(64 << 20);
+        let limits = Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let t = Instant::now();
+        let r = engine
+            .think(&board, &limits, &stop, &mut |_| {})
+            .expect("bench position has empty squares");
+        nodes += r.nodes;
+        if verbose {
+            println!(
+                "bench {:2}: {:9} {:2}x{:<2} {:24} best {:5} score {:6} depth {:2} nodes {:9} {:6.0} ms",
+                i + 1,
+                rule.to_string(),
+                size,
+                size,
+                moves,
+                r.best.to_string(),
+                r.score,
+                r.depth,
+                r.nodes,
+                t.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+    BenchResult {
+        nodes,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// Searches each opening of a file (pos notation, one a line, freestyle 15x15) for `ms`
+/// milliseconds of wall time on one thread and prints the depth reached.
+pub fn depth_in_time(path: &str, ms: u64, threads: usize) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read openings file '{path}': {e}"))?;
+    let mut depths = Vec::new();
+    let mut nodes = 0u64;
+    let start = Instant::now();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let list = parse_move_list(line, 15, 15, Rows::FromTop)
+            .map_err(|e| anyhow::anyhow!("opening '{line}': {e}"))?;
+        let board = Board::from_moves(15, 15, Rule::Freestyle, &list)
+            .map_err(|e| anyhow::anyhow!("opening '{line}': {e}"))?;
+        let mut engine = Engine::new();
+        engine.set_threads(threads);
+        let limits = Limits {
+            turn_ms: Some(600_000),
+            ..Limits::default()
+        };
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let s2 = stop.clone();
+        let timer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            s2.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let r = engine
+            .think(&board, &limits, &stop, &mut |_| {})
+            .ok_or_else(|| anyhow::anyhow!("opening '{line}' has no empty square"))?;
+        timer.join().ok();
+        println!(
+            "{line:24} best {:6} score {:6} depth {:2} nodes {}",
+            r.best.to_string(),
+            r.score,
+            r.depth,
+            r.nodes
+        );
+        depths.push(r.depth);
+        nodes += r.nodes;
+    }
+    let n = depths.len().max(1) as f64;
+    println!(
+        "depth in {ms} ms: average {:.2}, min {}, max {} over {} positions; {:.0} nodes/s",
+        depths.iter().sum::<u32>() as f64 / n,
+        depths.iter().min().unwrap_or(&0),
+        depths.iter().max().unwrap_or(&0),
+        depths.len(),
+        nodes as f64 / start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Thinks on one midgame position for `ms` with a memory limit of `mb` megabytes (MiB) and
+/// `threads` threads: for measuring peak memory (`/usr/bin/time -v`) and speed.
+pub fn think_once(ms: u64, mb: u64, threads: usize) -> anyhow::Result<()> {
+    let list = parse_move_list("h8i9g7i7h9h10j8", 15, 15, Rows::FromTop)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let board = Board::from_moves(15, 15, Rule::Freestyle, &list)?;
+    let mut engine = Engine::new();
+    engine.set_memory(mb << 20);
+    engine.set_threads(threads);
+    let limits = Limits {
+        turn_ms: Some(ms),
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    let r = engine
+        .think(&board, &limits, &AtomicBool::new(false), &mut |_| {})
+        .ok_or_else(|| anyhow::anyhow!("no move"))?;
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "think: {} ms limit, {} MiB memory ({} MiB table), {} threads: best {} score {} depth {} nodes {} in {:.0} ms, {:.0} nodes/s",
+        ms,
+        mb,
+        engine.tt_bytes() >> 20,
+        threads,
+        r.best,
+        r.score,
+        r.depth,
+        r.nodes,
+        secs * 1e3,
+        r.nodes as f64 / secs
+    );
+    Ok(())
+}
+
+/// Entry point of `pbrain-gorin bench [depth]`, `pbrain-gorin bench openings FILE [ms]
+/// [threads]` and `pbrain-gorin bench think MS [memory MiB] [threads]`.
+pub fn main(args: &[String]) -> anyhow::Result<()> {
+    if args.first().map(String::as_str) == Some("think") {
+        let ms = args.get(1).map_or(Ok(5000), |s| s.parse::<u64>())?;
+        let mb = args.get(2).map_or(Ok(350), |s| s.parse::<u64>())?;
+        let threads = args.get(3).map_or(Ok(1), |s| s.parse::<usize>())?;
+        return think_once(ms, mb, threads);
+    }
+    if args.first().map(String::as_str) == Some("openings") {
+        let path = args.get(1).ok_or_else(|| {
+            anyhow::anyhow!("usage: pbrain-gorin bench openings FILE [ms] [threads]")
+        })?;
+        let ms = args.get(2).map_or(Ok(1000), |s| s.parse::<u64>())?;
+        let threads = args.get(3).map_or(Ok(1), |s| s.parse::<usize>())?;
+        return depth_in_time(path, ms, threads);
+    }
+    let depth = match args.first() {
+        Some(d) => d
+            .parse::<u32>()
+            .map_err(|_| anyhow::anyhow!("bench depth '{d}' is not a number"))?
+            .clamp(1, 60),
+        None => BENCH_DEPTH,
+    };
+    let r = run(depth, true);
+    println!("bench: depth {depth}, {} positions", POSITIONS.len());
+    println!("bench: total nodes {}", r.nodes);
+    println!(
+        "bench: time {:.0} ms, {:.0} nodes/s",
+        r.seconds * 1e3,
+        r.nodes as f64 / r.seconds.max(1e-9)
+    );
+    for line in crate::board::bench::report(300) {
         println!("{line}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_count_is_reproducible() {
+        let a = run(5, false);
+        let b = run(5, false);
+        assert!(a.nodes > 1000, "bench searched only {} nodes", a.nodes);
+        assert_eq!(a.nodes, b.nodes);
+    }
 }

@@ -3,11 +3,20 @@
 //! callers hand it a board, limits and a stop flag, and get a move back.
 
 pub mod bench;
+pub mod movepick;
 pub mod threat;
+pub mod timeman;
+pub mod tt;
+pub mod worker;
 
-use crate::board::{Board, Color, Pos};
+use crate::board::{Board, Pos};
+use crate::eval::{for_each_bit, Position};
+use movepick::{generate, legal_flex4, Marks, ScoredMove};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use threat::{Proof, Solver, ThreatLimits};
+use tt::{Table, MATE, MATE_BOUND};
+use worker::{root_moves_from, Shared, Worker, INF, MAX_PLY};
 
 /// What the caller grants one search. All times in milliseconds, as the protocol gives them.
 #[derive(Clone, Debug, Default)]
@@ -46,10 +55,24 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
 }
 
+/// Transposition-table size when the caller sets no memory limit.
+const DEFAULT_TT_BYTES: u64 = 64 << 20;
+/// Memory the engine needs besides the table: binary, pattern tables, per-thread state.
+const BASE_BYTES: u64 = 24 << 20;
+/// Node budgets of the threat searches at the root (ours, the opponent's, refutation checks).
+const ROOT_VCF_NODES: u64 = 20_000;
+const ROOT_VCT_NODES: u64 = 200_000;
+const REFUTE_NODES: u64 = 5_000;
+const SAFETY_NODES: u64 = 50_000;
+
 /// The engine: owns the transposition table and settings across moves.
 pub struct Engine {
     threads: usize,
     memory_bytes: u64,
+    tt: Option<Table>,
+    solvers: Vec<Solver>,
+    /// Whether the threat solver is consulted (tests turn it off to compare).
+    pub use_threats: bool,
 }
 
 impl Default for Engine {
@@ -58,26 +81,53 @@ impl Default for Engine {
     }
 }
 
+/// Size of the transposition table for a memory limit (0 = default): peak resident memory must
+/// stay under 90 % of the limit.
+pub fn tt_bytes_for(memory: u64) -> u64 {
+    if memory == 0 {
+        return DEFAULT_TT_BYTES;
+    }
+    (memory / 10 * 8).saturating_sub(BASE_BYTES).max(1 << 16)
+}
+
 impl Engine {
     pub fn new() -> Engine {
         Engine {
             threads: 1,
             memory_bytes: 0,
+            tt: None,
+            solvers: Vec::new(),
+            use_threats: true,
         }
     }
 
-    /// Memory limit in bytes for everything the engine allocates (0 = default).
+    /// Memory limit in bytes for everything the engine allocates (0 = default). The table is
+    /// allocated lazily at the next search.
     pub fn set_memory(&mut self, bytes: u64) {
-        self.memory_bytes = bytes;
+        if bytes != self.memory_bytes {
+            self.memory_bytes = bytes;
+            self.tt = None;
+        }
     }
 
     /// Number of search threads (at least 1).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, 256);
     }
 
     /// Forgets everything learned (new game or `YXHASHCLEAR`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        // Dropping the table returns its pages; the next search maps fresh zero pages.
+        self.tt = None;
+        for s in &mut self.solvers {
+            s.clear();
+        }
+    }
+
+    /// Size in bytes of the transposition table the next search uses.
+    pub fn tt_bytes(&self) -> u64 {
+        tt_bytes_for(self.memory_bytes)
+    }
 
     /// Searches `board` for the side to move and returns a legal move, or None when the board
     /// has no empty square. Returns promptly once `stop` is set.
@@ -88,50 +138,414 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Progress),
     ) -> Option<SearchResult> {
-        // Placeholder until the real searcher lands: win if possible, block a five, else play
-        // the legal square nearest the last move.
         let start = Instant::now();
-        let mut b = board.clone();
-        let me = b.side_to_move();
-        let squares: Vec<Pos> = b
-            .squares()
-            .filter(|&p| b.is_empty(p) && !limits.excluded.contains(&p))
-            .collect();
-        let _ = stop.load(Ordering::Relaxed);
-        let pick = squares
-            .iter()
-            .copied()
-            .find(|&p| b.makes_five(p, me))
-            .or_else(|| {
-                squares
-                    .iter()
-                    .copied()
-                    .find(|&p| b.makes_five(p, me.opposite()))
-            })
-            .or_else(|| {
-                let centre = Pos::new(b.width() / 2, b.height() / 2);
-                let anchor = b.last_move().unwrap_or(centre);
-                let mut legal: Vec<Pos> = squares
-                    .iter()
-                    .copied()
-                    .filter(|&p| me == Color::White || !b.is_forbidden(p))
-                    .collect();
-                legal.sort_by_key(|&p| (p.distance(anchor), p));
-                legal.first().copied()
-            })?;
-        report(&Progress {
-            depth: 1,
-            score: 0,
-            nodes: squares.len() as u64,
-            elapsed_ms: start.elapsed().as_millis() as u64,
-            pv: vec![pick],
+        let empties = board.squares().filter(|&p| board.is_empty(p)).count();
+        if empties == 0 {
+            return None;
+        }
+        let budget = timeman::budget(limits, empties);
+        let threads = self.threads;
+        while self.solvers.len() < threads {
+            self.solvers.push(Solver::new());
+        }
+        let tt_bytes = self.tt_bytes();
+        let tt = self.tt.get_or_insert_with(|| Table::new(tt_bytes));
+        tt.new_search();
+
+        let mut pos = Position::new(board);
+        let me = pos.side_to_move();
+        let opp = me.opposite();
+        let excluded = &limits.excluded;
+        let ok = |pos: &mut Position, p: Pos| !excluded.contains(&p) && pos.is_legal(p, me);
+        let done = |p: Pos, score: i32, report: &mut dyn FnMut(&Progress)| {
+            let r = SearchResult {
+                best: p,
+                score,
+                depth: 1,
+                nodes: 1,
+                pv: vec![p],
+            };
+            report(&Progress {
+                depth: 1,
+                score,
+                nodes: 1,
+                elapsed_ms: start.elapsed().as_millis() as u64,
+                pv: vec![p],
+            });
+            Some(r)
+        };
+
+        // Forced answers need no search.
+        if let Some(p) = pick(&pos.fives(me).clone(), |p| ok(&mut pos, p)) {
+            return done(p, MATE - 1, report);
+        }
+        let opp_fives = pos.count(opp, crate::eval::Shape::Five);
+        if opp_fives > 0 {
+            if let Some(p) = pick(&pos.fives(opp).clone(), |p| ok(&mut pos, p)) {
+                let score = if opp_fives > 1 { -(MATE - 2) } else { 0 };
+                return done(p, score, report);
+            }
+        } else if let Some(p) = legal_flex4(&mut pos, me).filter(|&p| !excluded.contains(&p)) {
+            return done(p, MATE - 3, report);
+        }
+        let hard_deadline = budget.hard.map(|h| start + h);
+        let use_threats = self.use_threats && !budget.move_now;
+        // Our forced win by fours, then by threats: played at once.
+        if use_threats && opp_fives == 0 {
+            // Untimed searches (bench, fixed depth) bound the solver by nodes only, so that
+            // they stay reproducible.
+            let time_cap = |share: u32| budget.hard.map(|h| start + h / share);
+            let lim = ThreatLimits {
+                max_nodes: ROOT_VCF_NODES,
+                deadline: time_cap(8),
+            };
+            let mut proof = self.solvers[0].vcf(pos.board_mut(), &lim);
+            if !matches!(proof, Proof::Win(_)) {
+                let lim = ThreatLimits {
+                    max_nodes: ROOT_VCT_NODES,
+                    deadline: time_cap(6),
+                };
+                proof = self.solvers[0].vct(pos.board_mut(), &lim, stop);
+            }
+            if let Proof::Win(line) = proof {
+                if let Some(&p) = line.first() {
+                    if pos.board().is_empty(p) && ok(&mut pos, p) {
+                        log::debug!("root threat win of {} plies: {:?}", line.len(), line);
+                        return done(p, MATE - line.len() as i32, report);
+                    }
+                }
+            }
+        }
+
+        let mut moves: Vec<ScoredMove> = Vec::new();
+        let mut marks = Marks::default();
+        generate(&mut pos, &mut moves, &mut marks);
+        moves.retain(|m| !excluded.contains(&m.pos));
+        if moves.is_empty() {
+            moves = fallback_moves(&mut pos, excluded);
+        }
+        if moves.len() > 1 && use_threats && opp_fives == 0 {
+            // The check may use up to a third of the time; the search needs the rest.
+            let deadline = budget.hard.map(|h| start + h / 3);
+            refute_opponent_threats(&mut pos, &mut self.solvers[0], &mut moves, deadline, stop);
+        }
+        let root_moves = root_moves_from(moves);
+        if budget.move_now || root_moves.len() == 1 {
+            let p = root_moves[0].pos;
+            let score = pos.evaluate();
+            return done(p, score, report);
+        }
+
+        // The search proper.
+        let mut sh = Shared::new(tt, stop);
+        // With the threat solver on, the last sixth of the time checks the chosen move.
+        sh.deadline = if use_threats {
+            budget.hard.map(|h| start + h * 5 / 6)
+        } else {
+            hard_deadline
+        };
+        sh.max_nodes = limits.max_nodes;
+        sh.leaf_vcf = use_threats;
+        let max_depth = limits.max_depth.map_or(MAX_PLY as i32 - 20, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 20)
         });
-        Some(SearchResult {
-            best: pick,
-            score: 0,
-            depth: 1,
-            nodes: squares.len() as u64,
-            pv: vec![pick],
-        })
+        let soft = budget.soft;
+        let (first, rest) = self.solvers.split_at_mut(1);
+        let result = std::thread::scope(|scope| {
+            for (i, solver) in rest.iter_mut().take(threads - 1).enumerate() {
+                let pos = pos.clone();
+                let rm = root_moves.clone();
+                let sh = &sh;
+                scope.spawn(move || {
+                    let mut w = Worker::new(pos, solver, rm);
+                    w.set_poll_interval(sh.max_nodes);
+                    helper_loop(&mut w, sh, max_depth, i + 1);
+                    w.flush(sh);
+                });
+            }
+            let mut w = Worker::new(pos.clone(), &mut first[0], root_moves.clone());
+            w.set_poll_interval(sh.max_nodes);
+            let r = main_loop(&mut w, &sh, max_depth, start, soft, report);
+            w.flush(&sh);
+            sh.abort.store(true, Ordering::Relaxed);
+            let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
+            (r, order)
+        });
+        let nodes = sh.nodes.load(Ordering::Relaxed);
+        let (mut result, order) = result;
+        result.nodes = nodes;
+        if use_threats && result.score.abs() < MATE_BOUND {
+            let deadline = hard_deadline.unwrap_or(start + Duration::from_secs(3600));
+            let safe = safe_move(
+                &mut pos,
+                &mut self.solvers[0],
+                result.best,
+                &order,
+                deadline,
+                stop,
+            );
+            if safe != result.best {
+                log::debug!("{} loses to a VCT; playing {} instead", result.best, safe);
+                result.best = safe;
+                result.pv = vec![safe];
+            }
+        }
+        // Defensive: the answer must be a legal empty square.
+        let mut check = Position::new(board);
+        if !check.board().is_empty(result.best) || !check.is_legal(result.best, me) {
+            log::error!("search produced an illegal move {}", result.best);
+            result.best = root_moves[0].pos;
+        }
+        Some(result)
     }
 }
+
+/// The best move after which the opponent has no proven VCT: `best` first, then the next few
+/// in search order, as long as time allows; `best` when none is proven safe.
+fn safe_move(
+    pos: &mut Position,
+    solver: &mut Solver,
+    best: Pos,
+    order: &[Pos],
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Pos {
+    let lim = ThreatLimits {
+        max_nodes: SAFETY_NODES,
+        deadline: Some(deadline),
+    };
+    let tries = std::iter::once(best).chain(order.iter().copied().filter(|&p| p != best));
+    for m in tries.take(4) {
+        if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+            break;
+        }
+        let b = pos.board_mut();
+        b.make(m);
+        let answer = solver.vct(b, &lim, stop);
+        b.unmake();
+        if !matches!(answer, Proof::Win(_)) {
+            return m;
+        }
+    }
+    best
+}
+
+/// The first square of a set accepted by `ok`.
+fn pick(set: &crate::eval::Bits, mut ok: impl FnMut(Pos) -> bool) -> Option<Pos> {
+    let mut out = None;
+    for_each_bit(set, |p| {
+        if out.is_none() && ok(p) {
+            out = Some(p);
+        }
+    });
+    out
+}
+
+/// Moves when the generator offers none: any legal empty square near the stones, then any
+/// legal empty square, then (renju, black with only fouls left) any empty square at all.
+fn fallback_moves(pos: &mut Position, excluded: &[Pos]) -> Vec<ScoredMove> {
+    let me = pos.side_to_move();
+    let all: Vec<Pos> = pos
+        .board()
+        .squares()
+        .filter(|&p| pos.board().is_empty(p))
+        .collect();
+    let centre = Pos::new(pos.board().width() / 2, pos.board().height() / 2);
+    let mut out: Vec<ScoredMove> = Vec::new();
+    for &p in all.iter().filter(|p| !excluded.contains(p)) {
+        if pos.is_legal(p, me) {
+            out.push(ScoredMove {
+                pos: p,
+                score: movepick::order_score(pos, p, me) - p.distance(centre) as i32,
+            });
+        }
+    }
+    if out.is_empty() {
+        let any = all
+            .iter()
+            .copied()
+            .find(|p| !excluded.contains(p))
+            .unwrap_or(all[0]);
+        log::warn!("no legal move left for {me}: playing {any} (the game is lost either way)");
+        out.push(ScoredMove { pos: any, score: 0 });
+    }
+    out
+}
+
+/// When the opponent, given the move, would have a VCF (or else a VCT), keeps only the root
+/// moves after which it has none, if the solver proves that for any move. Moves left unchecked
+/// when time runs out stay: only proven losers are dropped.
+fn refute_opponent_threats(
+    pos: &mut Position,
+    solver: &mut Solver,
+    moves: &mut Vec<ScoredMove>,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) {
+    let me = pos.side_to_move();
+    let lim = ThreatLimits {
+        max_nodes: ROOT_VCF_NODES,
+        deadline,
+    };
+    let b = pos.board_mut();
+    b.set_side_to_move(me.opposite());
+    let mut by_fours = true;
+    let mut threat = solver.vcf(b, &lim);
+    if !matches!(threat, Proof::Win(_)) {
+        by_fours = false;
+        let lim = ThreatLimits {
+            max_nodes: ROOT_VCT_NODES,
+            deadline,
+        };
+        threat = solver.vct(b, &lim, stop);
+    }
+    b.set_side_to_move(me);
+    if !matches!(threat, Proof::Win(_)) {
+        return;
+    }
+    let lim = ThreatLimits {
+        max_nodes: REFUTE_NODES,
+        deadline,
+    };
+    let mut sorted = moves.clone();
+    sorted.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    let mut keep = Vec::new();
+    for m in sorted {
+        if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            keep.push(m);
+            continue;
+        }
+        let b = pos.board_mut();
+        b.make(m.pos);
+        let answer = if by_fours {
+            solver.vcf(b, &lim)
+        } else {
+            solver.vct(b, &lim, stop)
+        };
+        b.unmake();
+        if !matches!(answer, Proof::Win(_)) {
+            keep.push(m);
+        }
+    }
+    log::debug!(
+        "opponent {}: {} of {} root moves left",
+        if by_fours { "VCF" } else { "VCT" },
+        keep.len(),
+        moves.len()
+    );
+    if !keep.is_empty() {
+        *moves = keep;
+    }
+}
+
+/// Iterative deepening of the main thread: reports every iteration, decides when to stop.
+fn main_loop(
+    w: &mut Worker,
+    sh: &Shared,
+    max_depth: i32,
+    start: Instant,
+    soft: Option<Duration>,
+    report: &mut dyn FnMut(&Progress),
+) -> SearchResult {
+    let mut best = w.root_moves[0].pos;
+    let mut score = w.root_moves[0].score.max(-INF + 1);
+    let mut pv = vec![best];
+    let mut depth_done = 0;
+    let mut stable = 0;
+    for depth in 1..=max_depth {
+        w.seldepth = 0;
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if depth >= 5 && score.abs() < MATE_BOUND {
+            (score - delta, score + delta)
+        } else {
+            (-INF, INF)
+        };
+        let s = loop {
+            let s = w.root(sh, depth, alpha, beta);
+            if w.aborted {
+                break s;
+            }
+            if s <= alpha && alpha > -INF {
+                alpha = (alpha - delta).max(-INF);
+                delta *= 3;
+            } else if s >= beta && beta < INF {
+                beta = (beta + delta).min(INF);
+                delta *= 3;
+            } else {
+                break s;
+            }
+            if delta > 2000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        };
+        if w.aborted {
+            // A move searched to the end in the unfinished iteration that beat the window is
+            // better evidence than the last iteration.
+            let rm = &w.root_moves[0];
+            if rm.score > -INF && rm.pos != best {
+                best = rm.pos;
+                score = rm.score;
+                pv = rm.pv.clone();
+            }
+            break;
+        }
+        let rm = &w.root_moves[0];
+        if rm.pos == best {
+            stable += 1;
+        } else {
+            stable = 0;
+        }
+        best = rm.pos;
+        score = s;
+        pv = rm.pv.clone();
+        for rm in w.root_moves.iter_mut() {
+            rm.prev = rm.score;
+        }
+        depth_done = depth;
+        w.flush(sh);
+        let elapsed = start.elapsed();
+        report(&Progress {
+            depth: depth as u32,
+            score,
+            nodes: sh.nodes.load(Ordering::Relaxed),
+            elapsed_ms: elapsed.as_millis() as u64,
+            pv: pv.clone(),
+        });
+        // Forced result: a win is proven; a loss is searched a little longer for a defence.
+        if score >= MATE_BOUND && depth >= 4 {
+            break;
+        }
+        if score <= -MATE_BOUND && depth >= 12 {
+            break;
+        }
+        if let Some(soft) = soft {
+            if elapsed >= soft {
+                break;
+            }
+            if stable >= 6 && depth >= 10 && elapsed >= soft / 3 {
+                break;
+            }
+        }
+    }
+    SearchResult {
+        best,
+        score,
+        depth: depth_done as u32,
+        nodes: w.nodes,
+        pv,
+    }
+}
+
+/// Helper threads of Lazy SMP: the same iterations, half of them one ply deeper, sharing the
+/// table; they stop when the main thread does.
+fn helper_loop(w: &mut Worker, sh: &Shared, max_depth: i32, id: usize) {
+    let mut depth = 1 + (id % 2) as i32;
+    while depth <= max_depth && !w.aborted {
+        w.root(sh, depth, -INF, INF);
+        depth += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests;

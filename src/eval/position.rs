@@ -1,0 +1,477 @@
+//! `Position`: a board plus per-square shapes and scores for both colours, refreshed on every
+//! make/unmake only on the squares whose line keys changed, with bit sets of the squares that
+//! make fives, open fours and fours, and of the candidate squares near the stones.
+
+use super::{combo_table, info_score, info_shape, Shape, SquareInfo};
+use super::{FORBIDDEN, MAYBE_FORBIDDEN};
+use crate::board::{Board, Color, Pos, Rule, MAX_SIZE, NCELLS};
+
+/// Row stride of the board's padded grid (five cells of padding on each side).
+const STRIDE: usize = MAX_SIZE + 10;
+/// Words of a bit set over the padded grid.
+pub const WORDS: usize = NCELLS.div_ceil(64);
+/// A set of squares.
+pub type Bits = [u64; WORDS];
+
+/// Bit sets kept per colour.
+const SET_FIVE: usize = 0;
+const SET_FLEX4: usize = 1;
+const SET_FOUR: usize = 2;
+const NSETS: usize = 3;
+
+/// Squares whose neighbourhood makes a candidate: distance 2 in a box, 3 along the lines.
+const NEAR: [(i32, i32); 32] = [
+    (-2, -2),
+    (-1, -2),
+    (0, -2),
+    (1, -2),
+    (2, -2),
+    (-2, -1),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (2, -1),
+    (-2, 0),
+    (-1, 0),
+    (1, 0),
+    (2, 0),
+    (-2, 1),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (2, 1),
+    (-2, 2),
+    (-1, 2),
+    (0, 2),
+    (1, 2),
+    (2, 2),
+    (-3, -3),
+    (0, -3),
+    (3, -3),
+    (-3, 0),
+    (3, 0),
+    (-3, 3),
+    (0, 3),
+    (3, 3),
+];
+
+/// The square of a padded-grid index.
+#[inline]
+pub fn pos_of(index: usize) -> Pos {
+    Pos::new(index % STRIDE - 5, index / STRIDE - 5)
+}
+
+#[inline]
+fn bit_set(b: &mut Bits, i: usize) {
+    b[i >> 6] |= 1 << (i & 63);
+}
+
+#[inline]
+fn bit_clear(b: &mut Bits, i: usize) {
+    b[i >> 6] &= !(1 << (i & 63));
+}
+
+/// Calls `f` on every square of a bit set, in index order.
+#[inline]
+pub fn for_each_bit(b: &Bits, mut f: impl FnMut(Pos)) {
+    for (w, &word) in b.iter().enumerate() {
+        let mut x = word;
+        while x != 0 {
+            let i = w * 64 + x.trailing_zeros() as usize;
+            x &= x - 1;
+            f(pos_of(i));
+        }
+    }
+}
+
+/// A board with incremental evaluation state.
+#[derive(Clone)]
+pub struct Position {
+    board: Board,
+    renju: bool,
+    freestyle: bool,
+    combos: &'static [SquareInfo],
+    info: Box<[[SquareInfo; 2]]>,
+    /// The four line patterns of each empty square per colour, packed in nibbles.
+    pats: Box<[[u16; 2]]>,
+    total: [i32; 2],
+    sets: [[Bits; NSETS]; 2],
+    counts: [[u16; 7]; 2],
+    near: Box<[u8]>,
+    cand: Bits,
+}
+
+impl Position {
+    pub fn new(board: &Board) -> Position {
+        let mut pos = Position {
+            board: board.clone(),
+            renju: board.rule() == Rule::Renju,
+            freestyle: board.rule() == Rule::Freestyle,
+            combos: combo_table(),
+            info: vec![[0; 2]; NCELLS].into_boxed_slice(),
+            pats: vec![[0; 2]; NCELLS].into_boxed_slice(),
+            total: [0; 2],
+            sets: [[[0; WORDS]; NSETS]; 2],
+            counts: [[0; 7]; 2],
+            near: vec![0; NCELLS].into_boxed_slice(),
+            cand: [0; WORDS],
+        };
+        let stones: Vec<Pos> = board.history().iter().map(|&(p, _)| p).collect();
+        for p in stones {
+            pos.add_near(p);
+        }
+        let squares: Vec<Pos> = pos.board.squares().collect();
+        for p in squares {
+            if pos.board.is_empty(p) {
+                pos.refresh(p);
+                if pos.near[p.index()] > 0 {
+                    bit_set(&mut pos.cand, p.index());
+                }
+            }
+        }
+        pos
+    }
+
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The board for callers that make and unmake moves on it and restore it before the next
+    /// call on this position (the threat solver, trial moves).
+    #[inline]
+    pub fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.board.side_to_move()
+    }
+
+    #[inline]
+    pub fn renju(&self) -> bool {
+        self.renju
+    }
+
+    /// Packed info of square `p` for colour `c` (0 for occupied squares).
+    #[inline]
+    pub fn info(&self, p: Pos, c: Color) -> SquareInfo {
+        self.info[p.index()][c.index()]
+    }
+
+    #[inline]
+    pub fn score(&self, p: Pos, c: Color) -> i32 {
+        info_score(self.info(p, c))
+    }
+
+    #[inline]
+    pub fn shape(&self, p: Pos, c: Color) -> Shape {
+        info_shape(self.info(p, c))
+    }
+
+    /// Number of squares where colour `c` would make shape `s`.
+    #[inline]
+    pub fn count(&self, c: Color, s: Shape) -> u32 {
+        self.counts[c.index()][s as usize] as u32
+    }
+
+    /// Squares where `c` makes a five.
+    #[inline]
+    pub fn fives(&self, c: Color) -> &Bits {
+        &self.sets[c.index()][SET_FIVE]
+    }
+
+    /// Squares where `c` makes an open four or two fours.
+    #[inline]
+    pub fn flex4s(&self, c: Color) -> &Bits {
+        &self.sets[c.index()][SET_FLEX4]
+    }
+
+    /// Squares where `c` makes exactly one four (possibly with a three).
+    #[inline]
+    pub fn fours(&self, c: Color) -> &Bits {
+        &self.sets[c.index()][SET_FOUR]
+    }
+
+    /// Empty squares near the stones.
+    #[inline]
+    pub fn candidates(&self) -> &Bits {
+        &self.cand
+    }
+
+    /// Sum of the (capped) square scores of colour `c` over the empty squares.
+    #[inline]
+    pub fn total(&self, c: Color) -> i32 {
+        self.total[c.index()]
+    }
+
+    /// Whether the side `c` may play `p` (exact renju check only where the shapes could foul).
+    #[inline]
+    pub fn is_legal(&mut self, p: Pos, c: Color) -> bool {
+        !(self.renju
+            && c == Color::Black
+            && self.info(p, c) & MAYBE_FORBIDDEN != 0
+            && self.board.is_forbidden(p))
+    }
+
+    /// Static evaluation for the side to move.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        let me = self.side_to_move();
+        let a = self.total(me);
+        let b = self.total(me.opposite());
+        a - b + a / 8
+    }
+
+    /// Places the side to move on the empty square `p`.
+    #[inline]
+    pub fn make(&mut self, p: Pos) {
+        self.board.make(p);
+        self.add_near(p);
+        bit_clear(&mut self.cand, p.index());
+        self.set(p, 0, Color::Black);
+        self.set(p, 0, Color::White);
+        self.refresh_lines(p);
+    }
+
+    /// Takes back the last move.
+    #[inline]
+    pub fn unmake(&mut self) -> Pos {
+        let p = self.board.unmake();
+        self.remove_near(p);
+        if self.near[p.index()] > 0 {
+            bit_set(&mut self.cand, p.index());
+        }
+        self.refresh(p);
+        self.refresh_lines(p);
+        p
+    }
+
+    /// Recomputes the line pattern in direction `d` of the empty square `p`.
+    #[inline]
+    fn refresh_dir(&mut self, p: Pos, d: usize) {
+        let shift = 4 * d;
+        for c in Color::BOTH {
+            let pat = self.board.pattern(p, d, c) as u16;
+            let slot = &mut self.pats[p.index()][c.index()];
+            let packed = (*slot & !(15 << shift)) | pat << shift;
+            // A renju foul can change with any stone on its lines, even when the pattern of
+            // this line stays the same: recheck those squares every time.
+            if packed == *slot
+                && !(self.renju
+                    && c == Color::Black
+                    && self.info[p.index()][0] & MAYBE_FORBIDDEN != 0)
+            {
+                continue;
+            }
+            *slot = packed;
+            self.apply(p, c, packed);
+        }
+    }
+
+    #[inline]
+    fn apply(&mut self, p: Pos, c: Color, packed: u16) {
+        let mut v = self.combos[packed as usize];
+        if v & MAYBE_FORBIDDEN != 0 && self.renju && c == Color::Black && self.board.is_forbidden(p)
+        {
+            // A foul is no threat and no candidate for black.
+            v = MAYBE_FORBIDDEN | FORBIDDEN;
+        }
+        self.set(p, v, c);
+    }
+
+    fn add_near(&mut self, p: Pos) {
+        for &(dx, dy) in NEAR.iter() {
+            let q = p.step(0, dx as isize).step(1, dy as isize);
+            self.near[q.index()] += 1;
+            if self.board.is_empty(q) {
+                bit_set(&mut self.cand, q.index());
+            }
+        }
+    }
+
+    fn remove_near(&mut self, p: Pos) {
+        for &(dx, dy) in NEAR.iter() {
+            let q = p.step(0, dx as isize).step(1, dy as isize).index();
+            self.near[q] -= 1;
+            if self.near[q] == 0 {
+                bit_clear(&mut self.cand, q);
+            }
+        }
+    }
+
+    #[inline]
+    fn refresh_lines(&mut self, p: Pos) {
+        // Under freestyle a stone five squares away never changes a pattern (a five through the
+        // square lies within four squares of it); the other rules judge overlines and blocked
+        // ends there.
+        let reach: &[isize] = if self.freestyle {
+            &[-4, -3, -2, -1, 1, 2, 3, 4]
+        } else {
+            &[-5, -4, -3, -2, -1, 1, 2, 3, 4, 5]
+        };
+        for d in 0..4 {
+            for &k in reach {
+                let q = p.step(d, k);
+                if self.board.is_empty(q) {
+                    self.refresh_dir(q, d);
+                }
+            }
+        }
+    }
+
+    /// Recomputes the info of the empty square `p` for both colours.
+    #[inline]
+    fn refresh(&mut self, p: Pos) {
+        for c in Color::BOTH {
+            let pats = self.board.patterns(p, c);
+            let packed = pats[0] as u16
+                | (pats[1] as u16) << 4
+                | (pats[2] as u16) << 8
+                | (pats[3] as u16) << 12;
+            self.pats[p.index()][c.index()] = packed;
+            self.apply(p, c, packed);
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, p: Pos, v: SquareInfo, c: Color) {
+        let i = p.index();
+        let old = self.info[i][c.index()];
+        if old == v {
+            return;
+        }
+        self.info[i][c.index()] = v;
+        let ci = c.index();
+        self.total[ci] += eval_value(v) - eval_value(old);
+        let (os, ns) = (info_shape(old), info_shape(v));
+        if os != ns {
+            if os != Shape::None {
+                self.counts[ci][os as usize] -= 1;
+            }
+            if ns != Shape::None {
+                self.counts[ci][ns as usize] += 1;
+            }
+            if let Some(s) = set_of(os) {
+                bit_clear(&mut self.sets[ci][s], i);
+            }
+            if let Some(s) = set_of(ns) {
+                bit_set(&mut self.sets[ci][s], i);
+            }
+        }
+    }
+
+    /// Recomputes everything from the board and compares (tests).
+    pub fn verify(&self) -> bool {
+        let fresh = Position::new(&self.board);
+        fresh.info == self.info
+            && fresh.total == self.total
+            && fresh.sets == self.sets
+            && fresh.counts == self.counts
+            && fresh.near == self.near
+            && fresh.cand == self.cand
+    }
+}
+
+/// What a square adds to the evaluation: its score, capped so that one threat square (which the
+/// opponent answers with one move) does not outweigh the rest of the position.
+#[inline]
+fn eval_value(v: SquareInfo) -> i32 {
+    info_score(v).min(EVAL_CAP)
+}
+
+const EVAL_CAP: i32 = 250;
+
+#[inline]
+fn set_of(s: Shape) -> Option<usize> {
+    match s {
+        Shape::Five => Some(SET_FIVE),
+        Shape::Flex4 => Some(SET_FLEX4),
+        Shape::Four | Shape::FourThree => Some(SET_FOUR),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::{parse_move_list, Rows};
+
+    fn random_game(rule: Rule, seed: u64, plies: usize) {
+        let b = Board::new(15, 15, rule).unwrap();
+        let mut pos = Position::new(&b);
+        let mut s = seed;
+        let mut played = 0;
+        while played < plies {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let x = (s >> 33) as usize % 15;
+            let y = (s >> 45) as usize % 15;
+            let p = Pos::new(x, y);
+            if !pos.board().is_empty(p) {
+                continue;
+            }
+            pos.make(p);
+            played += 1;
+            if played % 7 == 0 {
+                assert!(pos.verify(), "{rule:?} seed {seed} ply {played}");
+            }
+        }
+        while pos.board().move_count() > 0 {
+            pos.unmake();
+            if pos.board().move_count().is_multiple_of(5) {
+                assert!(pos.verify());
+            }
+        }
+        assert_eq!(pos.total(Color::Black), pos.total(Color::White));
+        assert_eq!(pos.candidates(), &[0; WORDS]);
+    }
+
+    #[test]
+    fn incremental_state_matches_recomputation() {
+        for (i, rule) in [Rule::Freestyle, Rule::Standard, Rule::Caro]
+            .into_iter()
+            .enumerate()
+        {
+            random_game(rule, 17 + i as u64, 120);
+        }
+    }
+
+    #[test]
+    fn sets_and_legality() {
+        // Black stones on a row: h8 i8 j8 k8 make a five at g8 or l8 (pos notation, from top).
+        let moves = parse_move_list("h8h9i8i9j8j9k8", 15, 15, Rows::FromTop).unwrap();
+        let b = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
+        let pos = Position::new(&b);
+        let mut fives = vec![];
+        for_each_bit(pos.fives(Color::Black), |p| fives.push(p));
+        assert_eq!(fives, vec![Pos::new(6, 7), Pos::new(11, 7)]);
+        assert_eq!(pos.count(Color::Black, Shape::Five), 2);
+        // White's three on row 9 (h9 i9 j9) can make fours at g9 and k9.
+        assert_eq!(pos.shape(Pos::new(10, 8), Color::White), Shape::Flex4);
+
+        // Renju double-three at 7,7 (protocol test vector): foul, no candidate for black.
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        for (p, c) in [
+            ((5, 7), Color::Black),
+            ((0, 14), Color::White),
+            ((6, 7), Color::Black),
+            ((14, 14), Color::White),
+            ((7, 5), Color::Black),
+            ((14, 0), Color::White),
+            ((7, 6), Color::Black),
+            ((0, 0), Color::White),
+        ] {
+            b.place(Pos::new(p.0, p.1), c).unwrap();
+        }
+        let mut pos = Position::new(&b);
+        let p = Pos::new(7, 7);
+        assert!(pos.info(p, Color::Black) & FORBIDDEN != 0);
+        assert_eq!(pos.shape(p, Color::Black), Shape::None);
+        assert!(!pos.is_legal(p, Color::Black));
+        assert!(pos.is_legal(p, Color::White));
+        assert_eq!(pos.shape(p, Color::White), Shape::None);
+    }
+}

@@ -1,0 +1,229 @@
+//! Move generation by threat: against an opponent's open three (a square where it makes an open
+//! four or a double four) only the real defences and our own fours; otherwise the candidate
+//! squares near the stones. Every move is legal (no renju foul for black) and scored for
+//! ordering by what it makes for us and what it takes from the opponent.
+
+use crate::board::{Color, Pattern, Pos, NCELLS};
+use crate::eval::{for_each_bit, Position, Shape};
+
+/// A move with its ordering score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoredMove {
+    pub pos: Pos,
+    pub score: i32,
+}
+
+/// Why the move list holds what it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Every candidate near the stones.
+    Quiet,
+    /// Only the defences against an opponent's open three (and our own fours).
+    Defence,
+    /// The opponent makes an open four next and nothing stops it: the list is empty.
+    Lost,
+}
+
+/// Scratch space for de-duplicating squares.
+pub struct Marks {
+    stamp: u32,
+    seen: Vec<u32>,
+}
+
+impl Default for Marks {
+    fn default() -> Self {
+        Marks {
+            stamp: 0,
+            seen: vec![0; NCELLS],
+        }
+    }
+}
+
+impl Marks {
+    fn next(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Marks `p`; true if it was not marked yet in this round.
+    fn insert(&mut self, p: Pos) -> bool {
+        let s = &mut self.seen[p.index()];
+        if *s == self.stamp {
+            false
+        } else {
+            *s = self.stamp;
+            true
+        }
+    }
+}
+
+/// Ordering value of playing `p` for `me`: what it makes plus what it prevents.
+#[inline]
+pub fn order_score(pos: &Position, p: Pos, me: Color) -> i32 {
+    pos.score(p, me) + pos.score(p, me.opposite())
+}
+
+/// Whether line patterns make an open four or two fours.
+#[inline]
+fn flex4(pats: [Pattern; 4]) -> bool {
+    pats.contains(&Pattern::F4) || pats.iter().map(|p| p.four_count()).sum::<u32>() >= 2
+}
+
+/// Whether `c` has a legal square making an open four or two fours; returns it.
+pub fn legal_flex4(pos: &mut Position, c: Color) -> Option<Pos> {
+    let mut found = None;
+    let set = *pos.flex4s(c);
+    for_each_bit(&set, |p| {
+        if found.is_none() && pos.is_legal(p, c) {
+            found = Some(p);
+        }
+    });
+    found
+}
+
+/// Fills `out` with the moves of the side to move. The caller has already handled fives and
+/// winning open fours of either side (quick checks), so the opponent has no five to make.
+pub fn generate(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks) -> Kind {
+    out.clear();
+    let me = pos.side_to_move();
+    let opp = me.opposite();
+    if pos.count(opp, Shape::Flex4) > 0 {
+        defences(pos, out, marks);
+        return if out.is_empty() {
+            Kind::Lost
+        } else {
+            Kind::Defence
+        };
+    }
+    let cand = *pos.candidates();
+    for_each_bit(&cand, |p| {
+        if pos.is_legal(p, me) {
+            out.push(ScoredMove {
+                pos: p,
+                score: order_score(pos, p, me),
+            });
+        }
+    });
+    Kind::Quiet
+}
+
+/// The defences against the opponent's open-four squares plus our fours.
+fn defences(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks) {
+    let me = pos.side_to_move();
+    let opp = me.opposite();
+    let mut threats = [Pos::NONE; 16];
+    let mut nt = 0;
+    for_each_bit(pos.flex4s(opp), |p| {
+        if nt < threats.len() {
+            threats[nt] = p;
+            nt += 1;
+        }
+    });
+    let threats = &threats[..nt];
+    marks.next();
+    // Our fours answer any three: the opponent must reply to them.
+    let fours = *pos.fours(me);
+    for_each_bit(&fours, |p| {
+        if marks.insert(p) && pos.is_legal(p, me) {
+            out.push(ScoredMove {
+                pos: p,
+                score: order_score(pos, p, me),
+            });
+        }
+    });
+    // Squares on the threatening lines, each tried: it defends if afterwards no threat square
+    // still makes an open four or two fours.
+    let mut tries = [Pos::NONE; 96];
+    let mut ntries = 0;
+    for &q in threats {
+        if marks.insert(q) && ntries < tries.len() {
+            tries[ntries] = q;
+            ntries += 1;
+        }
+        for d in 0..4 {
+            if !pos.board().pattern(q, d, opp).is_four() {
+                continue;
+            }
+            for k in [-5isize, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
+                let s = q.step(d, k);
+                if pos.board().is_empty(s) && marks.insert(s) && ntries < tries.len() {
+                    tries[ntries] = s;
+                    ntries += 1;
+                }
+            }
+        }
+    }
+    let renju_opp = pos.renju() && opp == Color::Black;
+    for &s in &tries[..ntries] {
+        if !pos.is_legal(s, me) {
+            continue;
+        }
+        let b = pos.board_mut();
+        b.make(s);
+        let mut holds = true;
+        for &q in threats {
+            if q != s && flex4(b.patterns(q, opp)) && !(renju_opp && b.is_forbidden(q)) {
+                holds = false;
+                break;
+            }
+        }
+        b.unmake();
+        if holds {
+            out.push(ScoredMove {
+                pos: s,
+                score: order_score(pos, s, me),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::{parse_move_list, Rows};
+    use crate::board::{Board, Rule};
+
+    fn position(moves: &str, rule: Rule) -> Position {
+        let m = parse_move_list(moves, 15, 15, Rows::FromTop).unwrap();
+        Position::new(&Board::from_moves(15, 15, rule, &m).unwrap())
+    }
+
+    #[test]
+    fn open_three_gets_only_defences() {
+        // Black h8 i8 j8 (open three on row 8), white a1 b1 far away, white to move.
+        let mut pos = position("h8a1i8a3j8", Rule::Freestyle);
+        assert_eq!(pos.side_to_move(), Color::White);
+        let mut out = vec![];
+        let mut marks = Marks::default();
+        assert_eq!(generate(&mut pos, &mut out, &mut marks), Kind::Defence);
+        let mut got: Vec<Pos> = out.iter().map(|m| m.pos).collect();
+        got.sort();
+        // g8 and k8 block; f8 and l8 leave a split four at best, no open four.
+        assert!(got.contains(&Pos::new(6, 7)));
+        assert!(got.contains(&Pos::new(10, 7)));
+        for p in &got {
+            assert_eq!(p.y(), 7, "defence off the line: {p:?}");
+        }
+        // Every returned move really defends: black then has no open four anywhere.
+        for m in &out {
+            pos.make(m.pos);
+            assert!(legal_flex4(&mut pos, Color::Black).is_none(), "{:?}", m.pos);
+            pos.unmake();
+        }
+    }
+
+    #[test]
+    fn quiet_moves_are_near_stones() {
+        let mut pos = position("h8i9", Rule::Freestyle);
+        let mut out = vec![];
+        let mut marks = Marks::default();
+        assert_eq!(generate(&mut pos, &mut out, &mut marks), Kind::Quiet);
+        assert!(out.len() > 20);
+        for m in &out {
+            assert!(m.pos.distance(Pos::new(7, 7)) <= 3 || m.pos.distance(Pos::new(8, 8)) <= 3);
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! Behaviour of the whole searcher: forced moves, the rules, Gomocup's acceptance positions,
+//! time and stop handling, node limits and the threat-solver integration.
+
+use super::*;
+use crate::board::notation::{parse_move_list, Rows};
+use crate::board::{Color, Rule};
+use crate::eval::Shape;
+use std::sync::Arc;
+
+fn board(rule: Rule, size: usize, stones: &[(usize, usize)]) -> Board {
+    let mut b = Board::new(size, size, rule).unwrap();
+    for &(x, y) in stones {
+        b.play(Pos::new(x, y)).unwrap();
+    }
+    b
+}
+
+fn from_pos(rule: Rule, moves: &str) -> Board {
+    let m = parse_move_list(moves, 15, 15, Rows::FromTop).unwrap();
+    Board::from_moves(15, 15, rule, &m).unwrap()
+}
+
+fn think_ms(b: &Board, ms: u64) -> SearchResult {
+    let mut e = Engine::new();
+    e.set_memory(32 << 20);
+    let l = Limits {
+        turn_ms: Some(ms),
+        ..Limits::default()
+    };
+    e.think(b, &l, &AtomicBool::new(false), &mut |_| {})
+        .unwrap()
+}
+
+fn think_depth(b: &Board, depth: u32) -> SearchResult {
+    let mut e = Engine::new();
+    e.set_memory(32 << 20);
+    let l = Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    e.think(b, &l, &AtomicBool::new(false), &mut |_| {})
+        .unwrap()
+}
+
+/// Whether the side to move has a VCF within `plies` of its own fours (exhaustive, test only).
+fn has_vcf(pos: &mut Position, fours_left: u32) -> bool {
+    let me = pos.side_to_move();
+    let opp = me.opposite();
+    if pos.count(me, Shape::Five) > 0 {
+        return true;
+    }
+    if fours_left == 0 || pos.count(opp, Shape::Five) > 0 {
+        return false;
+    }
+    let mut tries = vec![];
+    for set in [*pos.flex4s(me), *pos.fours(me)] {
+        for_each_bit(&set, |p| tries.push(p));
+    }
+    for p in tries {
+        if !pos.is_legal(p, me) {
+            continue;
+        }
+        pos.make(p);
+        let mut block = vec![];
+        for_each_bit(pos.fives(me), |q| block.push(q));
+        let win = match block.as_slice() {
+            [] => false,
+            [q] => {
+                let q = *q;
+                if !pos.is_legal(q, opp) || pos.count(opp, Shape::Five) > 0 {
+                    // Blocking is a foul (renju) or the defender wins first.
+                    pos.count(opp, Shape::Five) == 0
+                } else {
+                    pos.make(q);
+                    let w = has_vcf(pos, fours_left - 1);
+                    pos.unmake();
+                    w
+                }
+            }
+            _ => pos.count(opp, Shape::Five) == 0,
+        };
+        pos.unmake();
+        if win {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn wins_in_one() {
+    // Black h8..k8 on row 8 with white stones elsewhere: black plays g8 or l8.
+    let b = from_pos(Rule::Freestyle, "h8h10i8i10j8j11k8");
+    let b = {
+        let mut b = b;
+        b.play(Pos::new(2, 2)).unwrap();
+        b
+    };
+    let r = think_ms(&b, 1000);
+    assert!(
+        r.best == Pos::new(6, 7) || r.best == Pos::new(11, 7),
+        "{:?}",
+        r.best
+    );
+    assert!(r.score >= MATE_BOUND);
+}
+
+#[test]
+fn blocks_a_four() {
+    // White has four on column a; black to move has nothing better than to block.
+    let b = board(
+        Rule::Freestyle,
+        15,
+        &[
+            (7, 7),
+            (0, 0),
+            (9, 9),
+            (0, 1),
+            (7, 9),
+            (0, 2),
+            (5, 12),
+            (0, 3),
+        ],
+    );
+    let r = think_ms(&b, 500);
+    assert_eq!(r.best, Pos::new(0, 4));
+}
+
+#[test]
+fn defends_an_open_three() {
+    // Black h8 i8 j8 is an open three; white has scattered stones and no four.
+    let b = from_pos(Rule::Freestyle, "h8c3i8m13j8");
+    let r = think_ms(&b, 500);
+    let mut pos = Position::new(&b);
+    pos.make(r.best);
+    assert!(
+        movepick::legal_flex4(&mut pos, Color::Black).is_none(),
+        "{} leaves black an open four",
+        r.best
+    );
+}
+
+#[test]
+fn gomocup_every_format_wins() {
+    for (rule, size) in [
+        (Rule::Freestyle, 20),
+        (Rule::Freestyle, 15),
+        (Rule::Standard, 15),
+        (Rule::Renju, 15),
+        (Rule::Caro, 15),
+    ] {
+        let b = board(
+            rule,
+            size,
+            &[
+                (7, 7),
+                (7, 8),
+                (8, 7),
+                (8, 8),
+                (9, 7),
+                (9, 8),
+                (10, 7),
+                (10, 8),
+            ],
+        );
+        let r = think_ms(&b, 1000);
+        assert!(
+            r.best == Pos::new(6, 7) || r.best == Pos::new(11, 7),
+            "{rule:?}: {}",
+            r.best
+        );
+    }
+}
+
+#[test]
+fn gomocup_standard_blocks_instead_of_six() {
+    let b = board(
+        Rule::Standard,
+        15,
+        &[
+            (7, 7),
+            (7, 8),
+            (8, 7),
+            (7, 9),
+            (6, 7),
+            (7, 10),
+            (9, 12),
+            (7, 11),
+            (6, 13),
+            (7, 13),
+            (8, 14),
+        ],
+    );
+    assert_eq!(b.side_to_move(), Color::White);
+    let r = think_ms(&b, 1000);
+    assert!(
+        r.best == Pos::new(5, 7) || r.best == Pos::new(9, 7),
+        "{}",
+        r.best
+    );
+}
+
+#[test]
+fn gomocup_renju_avoids_double_three() {
+    let b = board(
+        Rule::Renju,
+        15,
+        &[
+            (7, 7),
+            (7, 8),
+            (8, 6),
+            (8, 8),
+            (7, 9),
+            (8, 5),
+            (8, 10),
+            (8, 11),
+        ],
+    );
+    let mut check = b.clone();
+    assert!(check.is_forbidden(Pos::new(6, 8)));
+    for ms in [0, 300, 1000] {
+        let r = think_ms(&b, ms);
+        assert_ne!(r.best, Pos::new(6, 8));
+        assert!(check.is_legal(r.best, Color::Black));
+    }
+}
+
+#[test]
+fn gomocup_caro_defends_instead_of_blocked_five() {
+    let b = board(
+        Rule::Caro,
+        15,
+        &[
+            (7, 7),
+            (5, 7),
+            (6, 7),
+            (5, 8),
+            (8, 7),
+            (5, 6),
+            (9, 7),
+            (11, 7),
+        ],
+    );
+    let r = think_ms(&b, 1000);
+    let ok = [(5, 4), (5, 5), (5, 9), (5, 10)].map(|(x, y)| Pos::new(x, y));
+    assert!(ok.contains(&r.best), "{}", r.best);
+}
+
+#[test]
+fn renju_black_never_plays_a_foul() {
+    // Short games between two engines at low depth: every black move is legal.
+    for opening in ["h8h9j9i10i8j8g7", "h8i9j8i8i7g9h6", "h8i7g9i9i8g8"] {
+        let mut b = from_pos(Rule::Renju, opening);
+        for _ in 0..24 {
+            let me = b.side_to_move();
+            let r = think_depth(&b, 3);
+            assert!(b.is_legal(r.best, me), "{opening}: {} is a foul", r.best);
+            let won = b.makes_five(r.best, me);
+            b.play(r.best).unwrap();
+            if won {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn finds_a_vcf_and_stops_the_opponents() {
+    // A position found by a random-game scan: black to move wins by continuous fours (three to
+    // five of them), not by one or two, and has no open four or four-three to make at once.
+    let b = from_pos(Rule::Freestyle, "h8i9j8l8n6o4o3m2k3m4l2j1l1n1n3n4");
+    assert_eq!(b.side_to_move(), Color::Black);
+    let mut pos = Position::new(&b);
+    assert!(!has_vcf(&mut pos, 2) && has_vcf(&mut pos, 5));
+    assert_eq!(pos.count(Color::Black, Shape::Flex4), 0);
+    let r = think_ms(&b, 2000);
+    assert!(r.score >= MATE_BOUND, "score {} for {}", r.score, r.best);
+    let mut pos = Position::new(&b);
+    pos.make(r.best);
+    let mut blocks = vec![];
+    for_each_bit(pos.fives(Color::Black), |q| blocks.push(q));
+    if let [q] = blocks.as_slice() {
+        // The engine started the VCF: after the forced block black still wins by fours.
+        pos.make(*q);
+        assert!(has_vcf(&mut pos, 5), "{} loses the VCF", r.best);
+    }
+
+    // White to move in the same position must stop black's VCF whenever some move does.
+    let mut b2 = b.clone();
+    b2.set_side_to_move(Color::White);
+    let r2 = think_ms(&b2, 2000);
+    let mut pos = Position::new(&b2);
+    pos.make(r2.best);
+    if has_vcf(&mut pos, 5) {
+        let mut base = Position::new(&b2);
+        let mut moves = vec![];
+        for_each_bit(base.candidates(), |p| moves.push(p));
+        for p in moves {
+            base.make(p);
+            assert!(
+                has_vcf(&mut base, 5),
+                "{} does not stop black's VCF but {} does",
+                r2.best,
+                p
+            );
+            base.unmake();
+        }
+    }
+}
+
+#[test]
+fn move_now_and_node_limits() {
+    let b = from_pos(Rule::Freestyle, "h8i9g7i7h9");
+    let mut e = Engine::new();
+    let t = Instant::now();
+    let l = Limits {
+        turn_ms: Some(0),
+        ..Limits::default()
+    };
+    let r = e
+        .think(&b, &l, &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    assert!(t.elapsed() < Duration::from_millis(500));
+    assert!(b.is_empty(r.best));
+    let l = Limits {
+        max_nodes: Some(5000),
+        ..Limits::default()
+    };
+    let r = e
+        .think(&b, &l, &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    assert!(r.nodes <= 5000 + 64, "{} nodes", r.nodes);
+    let l = Limits {
+        max_depth: Some(3),
+        ..Limits::default()
+    };
+    let mut seen = 0;
+    let r = e
+        .think(&b, &l, &AtomicBool::new(false), &mut |p| seen = p.depth)
+        .unwrap();
+    assert_eq!(r.depth, 3);
+    assert_eq!(seen, 3);
+}
+
+#[test]
+fn stop_flag_ends_the_search_quickly() {
+    let b = from_pos(Rule::Freestyle, "h8i9g7i7h9h10");
+    for threads in [1, 2] {
+        let mut e = Engine::new();
+        e.set_threads(threads);
+        let stop = Arc::new(AtomicBool::new(false));
+        let s2 = stop.clone();
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            s2.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let l = Limits {
+            turn_ms: Some(60_000),
+            ..Limits::default()
+        };
+        let r = e.think(&b, &l, &stop, &mut |_| {}).unwrap();
+        let returned = Instant::now();
+        let stopped = setter.join().unwrap();
+        assert!(b.is_empty(r.best));
+        assert!(
+            returned.duration_since(stopped) < Duration::from_millis(250),
+            "stop took {:?}",
+            returned.duration_since(stopped)
+        );
+    }
+}
+
+#[test]
+fn turn_limit_is_respected() {
+    let b = from_pos(Rule::Freestyle, "h8i9g7i7h9h10j8");
+    let t = Instant::now();
+    let r = think_ms(&b, 300);
+    assert!(
+        t.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(r.depth >= 2);
+}
+
+#[test]
+fn excluded_squares_and_full_boards() {
+    // The only winning square is excluded: the engine plays something else, legally.
+    let b = from_pos(Rule::Freestyle, "h8h10i8i10j8j11k8a1");
+    let mut e = Engine::new();
+    let win = [Pos::new(6, 7), Pos::new(11, 7)];
+    let l = Limits {
+        turn_ms: Some(200),
+        excluded: win.to_vec(),
+        ..Limits::default()
+    };
+    let r = e
+        .think(&b, &l, &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    assert!(!win.contains(&r.best) && b.is_empty(r.best));
+    // A full board has no move.
+    let mut full = Board::new(5, 5, Rule::Freestyle).unwrap();
+    for y in 0..5 {
+        for x in 0..5 {
+            let c = if (x + 2 * y) % 4 < 2 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            full.place(Pos::new(x, y), c).unwrap();
+        }
+    }
+    assert!(e
+        .think(
+            &full,
+            &Limits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {}
+        )
+        .is_none());
+}
+
+#[test]
+fn renju_black_with_only_fouls_still_moves() {
+    // 6x6 renju: the one empty square would give black an overline.
+    let mut b = Board::new(6, 6, Rule::Renju).unwrap();
+    let mut moves = vec![];
+    for x in [0, 1, 2, 4, 5] {
+        moves.push((Pos::new(x, 0), Color::Black));
+    }
+    // Fill the rest without fives: columns alternate in pairs so no line reaches five.
+    for y in 1..6 {
+        for x in 0..6 {
+            let c = if (x / 2 + y) % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            moves.push((Pos::new(x, y), c));
+        }
+    }
+    for (p, c) in moves {
+        b.place(p, c).unwrap();
+    }
+    b.set_side_to_move(Color::Black);
+    let hole = Pos::new(3, 0);
+    assert!(b.clone().is_forbidden(hole));
+    let r = think_ms(&b, 200);
+    assert_eq!(r.best, hole);
+}
+
+#[test]
+fn lazy_smp_finds_the_same_forced_answers() {
+    let b = from_pos(Rule::Freestyle, "h8h10i8i10j8j11k8a1");
+    let mut e = Engine::new();
+    e.set_threads(2);
+    let l = Limits {
+        turn_ms: Some(300),
+        ..Limits::default()
+    };
+    let r = e
+        .think(&b, &l, &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    assert!(r.best == Pos::new(6, 7) || r.best == Pos::new(11, 7));
+    let b = from_pos(Rule::Freestyle, "h8i9g7i7h9h10");
+    let r = e
+        .think(&b, &l, &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    assert!(b.is_empty(r.best));
+    assert!(r.depth >= 2);
+}
+
+#[test]
+fn every_board_size_gets_a_legal_move() {
+    for (w, h) in [(5, 5), (6, 9), (20, 20), (32, 32), (32, 5)] {
+        for rule in [Rule::Freestyle, Rule::Renju, Rule::CaroExact] {
+            let mut b = Board::new(w, h, rule).unwrap();
+            let r = think_ms(&b, 50);
+            assert!(b.is_empty(r.best), "{w}x{h} {rule:?} empty board");
+            // A few moves in, the answer is still a legal empty square.
+            for _ in 0..6 {
+                let me = b.side_to_move();
+                let r = think_ms(&b, 30);
+                assert!(b.is_legal(r.best, me), "{w}x{h} {rule:?}: {}", r.best);
+                if b.makes_five(r.best, me) {
+                    break;
+                }
+                b.play(r.best).unwrap();
+            }
+        }
+    }
+}

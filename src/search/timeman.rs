@@ -1,0 +1,138 @@
+//! Time management: turns the protocol's turn limit, match limit and remaining time into a soft
+//! limit (start no iteration after it) and a hard limit (abort the search), keeping a reserve for
+//! process and manager overhead.
+
+use super::Limits;
+use std::time::Duration;
+
+/// Turn limit when the caller gives none and sets no depth or node limit either.
+pub const DEFAULT_TURN_MS: u64 = 5000;
+/// `time_left` at or above this means "no match clock" (managers send INT32_MAX).
+const UNLIMITED_LEFT: i64 = 1_000_000_000;
+
+/// The time one search may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Move at once (`timeout_turn 0`, or no time left).
+    pub move_now: bool,
+    /// Start no new iteration after this.
+    pub soft: Option<Duration>,
+    /// Abort the search at this.
+    pub hard: Option<Duration>,
+}
+
+/// Reserve kept back from a per-move limit: reading, writing and scheduling noise.
+fn turn_reserve(turn: u64) -> u64 {
+    (30 + turn / 16).min(300)
+}
+
+/// Computes the budget of one move; `empties` is the number of empty squares (game length left).
+pub fn budget(limits: &Limits, empties: usize) -> Budget {
+    if limits.turn_ms == Some(0) {
+        return Budget {
+            move_now: true,
+            soft: Some(Duration::ZERO),
+            hard: Some(Duration::ZERO),
+        };
+    }
+    let match_limited = limits.match_ms.is_some_and(|m| m > 0)
+        || limits
+            .time_left_ms
+            .is_some_and(|t| t < UNLIMITED_LEFT && limits.match_ms != Some(0));
+    let has_other_limit = limits.max_depth.is_some() || limits.max_nodes.is_some();
+    let turn = match limits.turn_ms {
+        Some(t) => Some(t),
+        None if match_limited || !has_other_limit => Some(DEFAULT_TURN_MS),
+        None => None,
+    };
+    let mut hard: Option<u64> = None;
+    let mut soft: Option<u64> = None;
+    if let Some(t) = turn {
+        let reserve = turn_reserve(t);
+        let h = if t > 2 * reserve { t - reserve } else { t / 2 };
+        hard = Some(h);
+        soft = Some(h * 11 / 20);
+    }
+    if match_limited {
+        let left = limits
+            .time_left_ms
+            .or(limits.match_ms.map(|m| m as i64))
+            .unwrap_or(0)
+            .max(0) as u64;
+        let reserve = (50 + left / 40).min(1000);
+        let usable = left.saturating_sub(reserve);
+        if usable == 0 {
+            return Budget {
+                move_now: true,
+                soft: Some(Duration::ZERO),
+                hard: Some(Duration::ZERO),
+            };
+        }
+        // Moves still to play by this side, roughly; the clock should last the game.
+        let to_go = (empties as u64 / 4).clamp(10, 30);
+        let h = usable / 4;
+        let s = usable / to_go;
+        hard = Some(hard.map_or(h, |x| x.min(h)));
+        soft = Some(soft.map_or(s, |x| x.min(s)).min(hard.unwrap_or(h)));
+    }
+    Budget {
+        move_now: false,
+        soft: soft.map(Duration::from_millis),
+        hard: hard.map(Duration::from_millis),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lim(turn: Option<u64>, m: Option<u64>, left: Option<i64>) -> Limits {
+        Limits {
+            turn_ms: turn,
+            match_ms: m,
+            time_left_ms: left,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn turn_limit_keeps_a_reserve() {
+        let b = budget(&lim(Some(1000), Some(0), Some(2147483647)), 200);
+        assert!(!b.move_now);
+        let hard = b.hard.unwrap().as_millis();
+        assert!((800..1000).contains(&hard), "{hard}");
+        assert!(b.soft.unwrap() < b.hard.unwrap());
+        let b = budget(&lim(Some(200), None, None), 200);
+        assert!(b.hard.unwrap().as_millis() < 200);
+        assert!(b.hard.unwrap().as_millis() >= 100);
+    }
+
+    #[test]
+    fn zero_means_move_now() {
+        assert!(budget(&lim(Some(0), None, None), 100).move_now);
+        // No time left on the match clock.
+        assert!(budget(&lim(Some(5000), Some(60000), Some(-20)), 100).move_now);
+    }
+
+    #[test]
+    fn match_clock_governs_when_short() {
+        let b = budget(&lim(Some(30000), Some(180000), Some(6000)), 150);
+        let hard = b.hard.unwrap().as_millis();
+        assert!(hard <= 1500, "{hard}");
+        assert!(b.soft.unwrap().as_millis() <= 600);
+        // Plenty of match time: the turn limit governs.
+        let b = budget(&lim(Some(1000), Some(180000), Some(170000)), 150);
+        assert!(b.hard.unwrap().as_millis() < 1000);
+    }
+
+    #[test]
+    fn depth_or_node_limits_alone_are_untimed() {
+        let l = Limits {
+            max_depth: Some(4),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&l, 200).hard, None);
+        let b = budget(&Limits::default(), 200);
+        assert_eq!(b.hard.unwrap().as_millis(), (DEFAULT_TURN_MS - 300) as u128);
+    }
+}

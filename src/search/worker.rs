@@ -1,0 +1,563 @@
+//! One search thread: iterative deepening over principal-variation search with aspiration
+//! windows, the shared transposition table, killer and history ordering, late-move reductions
+//! and pruning, a quick win/loss check at every node, and the VCF solver as quiescence.
+
+use super::movepick::{generate, legal_flex4, Kind, Marks, ScoredMove};
+use super::threat::{Proof, Solver, ThreatLimits};
+use super::tt::{Bound, Table, MATE, MATE_BOUND};
+use crate::board::{Color, Pos, NCELLS};
+use crate::eval::{for_each_bit, Bits, Position, Shape};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Deepest ply a search may reach (forced replies extend lines beyond the nominal depth).
+pub const MAX_PLY: usize = 128;
+pub const INF: i32 = 32000;
+/// Node budget of the VCF quiescence at a leaf.
+const LEAF_VCF_NODES: u64 = 64;
+/// Fours deep of the quiescence search, and fours tried per node.
+const QS_MAX_FOURS: i32 = 8;
+const QS_MAX_MOVES: usize = 8;
+/// Plies past the horizon where open threes are tried, and where an opponent's open three is
+/// answered by search rather than by the evaluation.
+const QS_THREE_PLIES: i32 = 1;
+const QS_MAX_DEFENCE: i32 = 4;
+
+/// What every thread of one search shares.
+pub struct Shared<'a> {
+    pub tt: &'a Table,
+    /// The caller's stop flag.
+    pub stop: &'a AtomicBool,
+    /// Set by the main thread (or the clock) to end every thread.
+    pub abort: AtomicBool,
+    /// Nodes of all threads (flushed periodically).
+    pub nodes: AtomicU64,
+    pub deadline: Option<Instant>,
+    pub max_nodes: Option<u64>,
+    /// Call the threat solver at leaves.
+    pub leaf_vcf: bool,
+}
+
+impl Shared<'_> {
+    pub fn new<'a>(tt: &'a Table, stop: &'a AtomicBool) -> Shared<'a> {
+        Shared {
+            tt,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: None,
+            max_nodes: None,
+            leaf_vcf: true,
+        }
+    }
+}
+
+/// A root move with its score in the current iteration and its principal variation.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub pos: Pos,
+    /// Score in the iteration under way (-INF until searched above alpha).
+    pub score: i32,
+    /// Score of the last completed iteration.
+    pub prev: i32,
+    pub pv: Vec<Pos>,
+}
+
+/// The first square of a set.
+#[inline]
+fn first(b: &Bits) -> Pos {
+    let mut out = Pos::NONE;
+    for_each_bit(b, |p| {
+        if out.is_none() {
+            out = p;
+        }
+    });
+    out
+}
+
+pub struct Worker<'s> {
+    pub pos: Position,
+    solver: &'s mut Solver,
+    history: Vec<[i32; 2]>,
+    killers: [[Pos; 2]; MAX_PLY],
+    moves: Vec<Vec<ScoredMove>>,
+    marks: Marks,
+    pub nodes: u64,
+    flushed: u64,
+    pub aborted: bool,
+    pv: Vec<[Pos; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    poll_mask: u64,
+    lmr: Vec<[u8; 64]>,
+    pub root_moves: Vec<RootMove>,
+    pub seldepth: usize,
+}
+
+impl<'s> Worker<'s> {
+    pub fn new(pos: Position, solver: &'s mut Solver, root_moves: Vec<RootMove>) -> Worker<'s> {
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.6) as u8;
+            }
+        }
+        Worker {
+            pos,
+            solver,
+            history: vec![[0; 2]; NCELLS],
+            killers: [[Pos::NONE; 2]; MAX_PLY],
+            moves: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            marks: Marks::default(),
+            nodes: 0,
+            flushed: 0,
+            aborted: false,
+            pv: vec![[Pos::NONE; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            poll_mask: 1023,
+            lmr,
+            root_moves,
+            seldepth: 0,
+        }
+    }
+
+    /// Polls the stop flag, the clock and the node limit more often when the node limit is small.
+    pub fn set_poll_interval(&mut self, max_nodes: Option<u64>) {
+        self.poll_mask = match max_nodes {
+            Some(n) if n < 1 << 16 => 15,
+            _ => 1023,
+        };
+    }
+
+    fn poll(&mut self, sh: &Shared) {
+        let total = sh
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+            + (self.nodes - self.flushed);
+        self.flushed = self.nodes;
+        if sh.stop.load(Ordering::Relaxed) || sh.abort.load(Ordering::Relaxed) {
+            self.aborted = true;
+        } else if sh.deadline.is_some_and(|d| Instant::now() >= d)
+            || sh.max_nodes.is_some_and(|m| total >= m)
+        {
+            self.aborted = true;
+            sh.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Adds the nodes not yet counted to the shared counter.
+    pub fn flush(&mut self, sh: &Shared) {
+        sh.nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    #[inline]
+    fn set_pv(&mut self, ply: usize, m: Pos) {
+        self.pv[ply][ply] = m;
+        self.pv_len[ply] = ply + 1;
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Pos) {
+        self.pv[ply][ply] = m;
+        let n = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..n {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = n;
+    }
+
+    /// Searches the root moves to `depth` within (alpha, beta); records scores and PVs in
+    /// `root_moves` and re-sorts them (best first).
+    pub fn root(&mut self, sh: &Shared, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        for rm in self.root_moves.iter_mut() {
+            rm.score = -INF;
+        }
+        let mut best = -INF;
+        for i in 0..self.root_moves.len() {
+            let m = self.root_moves[i].pos;
+            self.nodes += 1;
+            self.pos.make(m);
+            let mut score;
+            if i == 0 {
+                score = -self.search(sh, -beta, -alpha, depth - 1, 1, true);
+            } else {
+                score = -self.search(sh, -alpha - 1, -alpha, depth - 1, 1, false);
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.search(sh, -beta, -alpha, depth - 1, 1, true);
+                }
+            }
+            self.pos.unmake();
+            if self.aborted {
+                break;
+            }
+            best = best.max(score);
+            if score > alpha {
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                let n = self.pv_len[1].max(1);
+                rm.pv.extend_from_slice(&self.pv[1][1..n]);
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // Stable: moves that failed low keep their order from the previous iteration.
+        self.root_moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        best
+    }
+
+    fn search(
+        &mut self,
+        sh: &Shared,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & self.poll_mask == 0 {
+            self.poll(sh);
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        let me = self.pos.side_to_move();
+        let opp = me.opposite();
+        let p = ply as i32;
+
+        // Quick win/loss check: a five to make, fives to block, an open four to make.
+        if self.pos.count(me, Shape::Five) > 0 {
+            if pv_node {
+                let f = first(self.pos.fives(me));
+                self.set_pv(ply, f);
+            }
+            return MATE - p - 1;
+        }
+        let opp_fives = self.pos.count(opp, Shape::Five);
+        if opp_fives >= 2 {
+            return -(MATE - p - 2);
+        }
+        if ply >= MAX_PLY - 8 {
+            return self.pos.evaluate();
+        }
+        if opp_fives == 1 {
+            let b = first(self.pos.fives(opp));
+            if !self.pos.is_legal(b, me) {
+                return -(MATE - p - 2);
+            }
+            // A forced reply costs no depth.
+            self.pos.make(b);
+            let score = -self.search(sh, -beta, -alpha, depth, ply + 1, pv_node);
+            self.pos.unmake();
+            if pv_node {
+                self.update_pv(ply, b);
+            }
+            return score;
+        }
+        if let Some(f) = legal_flex4(&mut self.pos, me) {
+            if pv_node {
+                self.set_pv(ply, f);
+            }
+            return MATE - p - 3;
+        }
+        // With no four anywhere for the opponent, a four-three wins in five plies and a
+        // three-three in seven (renju black excepted: its threes may turn false).
+        if !(self.pos.renju() && me == Color::Black)
+            && self.pos.count(opp, Shape::Four) == 0
+            && self.pos.count(opp, Shape::FourThree) == 0
+            && self.pos.count(opp, Shape::Flex4) == 0
+        {
+            if self.pos.count(me, Shape::FourThree) > 0 {
+                return MATE - p - 5;
+            }
+            if self.pos.count(me, Shape::ThreeThree) > 0 {
+                return MATE - p - 7;
+            }
+        }
+        if self.pos.board().is_full() {
+            return 0;
+        }
+        if depth <= 0 {
+            return self.leaf(sh, alpha, beta, depth, ply);
+        }
+
+        alpha = alpha.max(-(MATE - p));
+        beta = beta.min(MATE - p - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = self.pos.board().hash();
+        let tte = sh.tt.probe(key, ply);
+        let mut tt_move = None;
+        let eval;
+        if let Some(e) = tte {
+            tt_move = e.best;
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                }
+            {
+                return e.score;
+            }
+            eval = e.eval;
+        } else {
+            eval = self.pos.evaluate();
+        }
+
+        // Null move: when even passing keeps us above beta and the opponent has no threat that a
+        // free move would turn into a win.
+        if !pv_node
+            && depth >= 3
+            && eval >= beta
+            && beta.abs() < MATE_BOUND
+            && self.pos.count(opp, Shape::Flex4) == 0
+            && self.pos.count(opp, Shape::FourThree) == 0
+            && self.pos.count(opp, Shape::Four) == 0
+        {
+            let r = 3 + depth / 4;
+            let b = self.pos.board_mut();
+            b.set_side_to_move(opp);
+            let score = -self.search(sh, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            self.pos.board_mut().set_side_to_move(me);
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta && score < MATE_BOUND {
+                return score;
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            return if kind == Kind::Lost {
+                -(MATE - p - 4)
+            } else {
+                eval
+            };
+        }
+        // Weak squares (little for either side next to the best one) are not searched away
+        // from the principal variation.
+        if !pv_node && kind == Kind::Quiet && moves.len() > 8 {
+            let top = moves.iter().map(|m| m.score).max().unwrap_or(0);
+            let floor = top / 8;
+            moves.retain(|m| m.score >= floor || Some(m.pos) == tt_move);
+        }
+        let killers = self.killers[ply];
+        for m in moves.iter_mut() {
+            if Some(m.pos) == tt_move {
+                m.score += 1 << 24;
+            } else if m.pos == killers[0] || m.pos == killers[1] {
+                m.score += 300;
+            }
+            m.score += self.history[m.pos.index()][me.index()] / 64;
+        }
+
+        let old_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let n = moves.len();
+        let lmp = 3 + depth as usize;
+        for i in 0..n {
+            let mut j = i;
+            for k in i + 1..n {
+                if moves[k].score > moves[j].score
+                    || (moves[k].score == moves[j].score && moves[k].pos < moves[j].pos)
+                {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            let m = moves[i].pos;
+            let my_shape = self.pos.shape(m, me);
+            let tactical = my_shape >= Shape::ThreeThree
+                || self.pos.shape(m, opp) >= Shape::FourThree
+                || Some(m) == tt_move;
+            // (Extending the answers to an open three lost 5-10-1 in self-play at 0.2 s.)
+            let new_depth = depth - 1;
+            if !pv_node
+                && kind == Kind::Quiet
+                && !tactical
+                && i > 0
+                && depth <= 3
+                && eval + 90 * depth <= alpha
+                && best > -MATE_BOUND
+            {
+                continue;
+            }
+            if !pv_node
+                && kind == Kind::Quiet
+                && !tactical
+                && i >= lmp
+                && depth <= 8
+                && best > -MATE_BOUND
+            {
+                break;
+            }
+            self.pos.make(m);
+            let mut score;
+            if i == 0 {
+                score = -self.search(sh, -beta, -alpha, new_depth, ply + 1, pv_node);
+            } else {
+                let r = if depth >= 3 && i >= 2 && !tactical {
+                    let r = self.lmr[depth.min(63) as usize][i.min(63)] as i32
+                        + if pv_node { 0 } else { 1 };
+                    r.min(new_depth)
+                } else {
+                    0
+                };
+                score = -self.search(sh, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.search(sh, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.search(sh, -beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            self.pos.unmake();
+            if self.aborted {
+                self.moves[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            let k = &mut self.killers[ply];
+                            if k[0] != m {
+                                k[1] = k[0];
+                                k[0] = m;
+                            }
+                        }
+                        let h = &mut self.history[m.index()][me.index()];
+                        *h = (*h + depth * depth * 16).min(1 << 20);
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        sh.tt.store(key, best_move, best, eval, depth, bound, ply);
+        best
+    }
+
+    /// Leaf (quiescence): a short VCF search by the threat solver when the side to move has a
+    /// four to start one, then our own four-only search: stand pat on the evaluation, try the
+    /// fours (the opponent's block is forced and costs nothing), `-depth` fours deep at most.
+    fn leaf(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+        let me = self.pos.side_to_move();
+        let has_fours = self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
+        if sh.leaf_vcf && has_fours && depth == 0 {
+            let lim = ThreatLimits {
+                max_nodes: LEAF_VCF_NODES,
+                deadline: sh.deadline,
+            };
+            if let Proof::Win(line) = self.solver.vcf(self.pos.board_mut(), &lim) {
+                return MATE - ply as i32 - line.len().max(1) as i32;
+            }
+        }
+        let qdepth = -depth;
+        let opp = me.opposite();
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        let mut best;
+        if self.pos.count(opp, Shape::Flex4) > 0 && qdepth < QS_MAX_DEFENCE {
+            // The opponent's open three must be answered: no standing pat.
+            let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
+            if kind == Kind::Lost {
+                self.moves[ply] = moves;
+                return -(MATE - ply as i32 - 4);
+            }
+            best = -INF;
+            moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+        } else {
+            let stand = self.pos.evaluate();
+            let threes = qdepth < QS_THREE_PLIES && self.pos.count(me, Shape::Three) > 0;
+            if stand >= beta || (!has_fours && !threes) || qdepth >= QS_MAX_FOURS {
+                self.moves[ply] = moves;
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            let fours = *self.pos.fours(me);
+            for_each_bit(&fours, |p| moves.push(ScoredMove { pos: p, score: 0 }));
+            if threes {
+                // Also our best few open threes: the opponent must answer them in turn.
+                let cand = *self.pos.candidates();
+                for_each_bit(&cand, |p| {
+                    if self.pos.shape(p, me) == Shape::Three {
+                        moves.push(ScoredMove { pos: p, score: 0 });
+                    }
+                });
+            }
+            for m in moves.iter_mut() {
+                m.score = super::movepick::order_score(&self.pos, m.pos, me);
+                if self.pos.shape(m.pos, me).is_four() {
+                    m.score += 1 << 20;
+                }
+            }
+            moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+            moves.truncate(QS_MAX_MOVES);
+        }
+        for &ScoredMove { pos: m, .. } in moves.iter() {
+            if !self.pos.is_legal(m, me) {
+                continue;
+            }
+            self.pos.make(m);
+            let score = -self.search(sh, -beta, -alpha, depth - 1, ply + 1, false);
+            self.pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
+    }
+}
+
+/// Root moves in ordering order (best first), ties broken by square.
+pub fn root_moves_from(mut moves: Vec<ScoredMove>) -> Vec<RootMove> {
+    moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    moves
+        .into_iter()
+        .map(|m| RootMove {
+            pos: m.pos,
+            score: -INF,
+            prev: -INF,
+            pv: vec![m.pos],
+        })
+        .collect()
+}
