@@ -60,7 +60,6 @@ fn every_format_completes_its_four() {
 }
 
 #[test]
-#[ignore = "needs the real search"]
 fn e55_standard_blocks_the_three_instead_of_a_six() {
     let moves = [
         (7, 7),
@@ -99,7 +98,6 @@ fn renju_black_avoids_the_double_three() {
 }
 
 #[test]
-#[ignore = "needs the real search"]
 fn e56_caro_defends_instead_of_a_blocked_five() {
     let moves = [
         (7, 7),
