@@ -99,6 +99,14 @@ impl Pos {
         self.0 as usize
     }
 
+    /// The square whose `index()` is `i` (for bit sets indexed by square); None when `i` is
+    /// not a square of the largest board.
+    pub fn from_index(i: usize) -> Option<Pos> {
+        let (x, y) = (i % STRIDE, i / STRIDE);
+        let on = |v: usize| (PAD..PAD + MAX_SIZE).contains(&v);
+        (on(x) && on(y)).then(|| Pos(i as u16))
+    }
+
     /// The square `k` steps away in direction `dir`. The result may be in the padding; only
     /// call it with |k| <= PAD from a square on the board.
     #[inline]
@@ -149,6 +157,12 @@ mod tests {
             }
         }
         assert_eq!(Pos::try_new(-1, 0), None);
+        assert_eq!(
+            Pos::from_index(Pos::new(3, 30).index()),
+            Some(Pos::new(3, 30))
+        );
+        assert_eq!(Pos::from_index(0), None);
+        assert_eq!(Pos::from_index(NCELLS), None);
         assert_eq!(Pos::try_new(0, 32), None);
     }
 

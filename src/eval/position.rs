@@ -4,10 +4,8 @@
 
 use super::{combo_table, info_score, info_shape, Shape, SquareInfo};
 use super::{FORBIDDEN, MAYBE_FORBIDDEN};
-use crate::board::{Board, Color, Pos, Rule, MAX_SIZE, NCELLS};
+use crate::board::{Board, Color, Pos, Rule, NCELLS};
 
-/// Row stride of the board's padded grid (five cells of padding on each side).
-const STRIDE: usize = MAX_SIZE + 10;
 /// Words of a bit set over the padded grid.
 pub const WORDS: usize = NCELLS.div_ceil(64);
 /// A set of squares.
@@ -58,7 +56,7 @@ const NEAR: [(i32, i32); 32] = [
 /// The square of a padded-grid index.
 #[inline]
 pub fn pos_of(index: usize) -> Pos {
-    Pos::new(index % STRIDE - 5, index / STRIDE - 5)
+    Pos::from_index(index).unwrap_or(Pos::NONE)
 }
 
 #[inline]

@@ -186,6 +186,10 @@ pub fn main(args: &[String]) -> anyhow::Result<()> {
             .clamp(1, 60),
         None => BENCH_DEPTH,
     };
+    // Board figures first: the table build time is only meaningful in a cold process.
+    for line in crate::board::bench::report(300) {
+        println!("{line}");
+    }
     let r = run(depth, true);
     println!("bench: depth {depth}, {} positions", POSITIONS.len());
     println!("bench: total nodes {}", r.nodes);
@@ -194,9 +198,6 @@ pub fn main(args: &[String]) -> anyhow::Result<()> {
         r.seconds * 1e3,
         r.nodes as f64 / r.seconds.max(1e-9)
     );
-    for line in crate::board::bench::report(300) {
-        println!("{line}");
-    }
     Ok(())
 }
 
