@@ -104,7 +104,7 @@ impl Pos {
     pub fn from_index(i: usize) -> Option<Pos> {
         let (x, y) = (i % STRIDE, i / STRIDE);
         let on = |v: usize| (PAD..PAD + MAX_SIZE).contains(&v);
-        (on(x) && on(y)).then(|| Pos(i as u16))
+        (on(x) && on(y)).then_some(Pos(i as u16))
     }
 
     /// The square `k` steps away in direction `dir`. The result may be in the padding; only
