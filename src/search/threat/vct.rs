@@ -1,0 +1,420 @@
+//! VCT: depth-first AND/OR search over threats with iterative deepening. The attacker plays a
+//! four or a move that makes an open three; the defender tries every square that stops each
+//! immediate open-four threat (the squares of the four-to-be and of its five squares' line,
+//! which covers the far blocks of split threes) and every counter-four; a counter-four is
+//! blocked and the defender moves again. Each attacker node first asks the VCF solver.
+//! Proven results are cached by position and depth; the main line is re-derived at the end.
+
+use super::tt::Entry;
+use super::vcf::MAX_REPLIES;
+use super::{any_legal, four_count, legal, shape_score, Res, Search, UNLIMITED};
+use crate::board::{Board, Color, Pattern, Pos};
+
+const SALT: u64 = 0x2545_F491_4F6C_DD1D;
+const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
+
+impl Search<'_, '_> {
+    /// One iteration at `depth`; on a win `sv.line` holds the main line.
+    pub(super) fn vct_root(&mut self, b: &mut Board, depth: u32) -> Res {
+        let r = self.or_node(b, depth);
+        if r != Res::Win {
+            return r;
+        }
+        // Re-derive the main line from the cached proof; give it its own node allowance.
+        let saved_max = self.sv.max_nodes;
+        self.sv.max_nodes = self.sv.nodes.saturating_add(self.sv.nodes.max(1 << 20));
+        let mut out = Vec::with_capacity(64);
+        let ok = self.extract_or(b, depth, &mut out, 0);
+        self.sv.max_nodes = saved_max;
+        if ok {
+            self.sv.line.clear();
+            self.sv.line.extend_from_slice(&out);
+            Res::Win
+        } else {
+            Res::Abort
+        }
+    }
+
+    fn vct_key(&self, b: &Board) -> u64 {
+        b.hash() ^ SALT ^ if self.sv.strict { SALT_STRICT } else { 0 }
+    }
+
+    /// The depth a VCF may use at an attacker node of depth `d`.
+    fn vcf_depth_at(&self, d: u32) -> u32 {
+        if self.sv.strict {
+            d
+        } else {
+            UNLIMITED
+        }
+    }
+
+    fn probe(&mut self, b: &Board, d: u32) -> Option<Res> {
+        match self.sv.tt.probe(self.vct_key(b)) {
+            Some(Entry::Win(w)) if w <= d => Some(Res::Win),
+            Some(Entry::NoWin(w)) if w >= d => {
+                if w < UNLIMITED {
+                    self.sv.depth_cut = true;
+                }
+                Some(Res::NoWin)
+            }
+            _ => None,
+        }
+    }
+
+    fn store(&mut self, b: &Board, d: u32, r: Res) {
+        let key = self.vct_key(b);
+        match r {
+            Res::Win => self.sv.tt.store(key, Entry::Win(d)),
+            Res::NoWin => {
+                let w = if self.sv.depth_cut { d } else { UNLIMITED };
+                self.sv.tt.store(key, Entry::NoWin(w));
+            }
+            Res::Abort => {}
+        }
+    }
+
+    /// Attacker to move with `d` left (attacker moves in strict mode, threes otherwise).
+    fn or_node(&mut self, b: &mut Board, d: u32) -> Res {
+        if self.tick() {
+            return Res::Abort;
+        }
+        let a = b.side_to_move();
+        let o = a.opposite();
+        let mut f = [Pos::NONE; 2];
+        if super::five_squares(b, a, &mut f) > 0 {
+            return if d > 0 || !self.sv.strict {
+                Res::Win
+            } else {
+                Res::NoWin
+            };
+        }
+        if let Some(r) = self.probe(b, d) {
+            return r;
+        }
+        let outer_cut = std::mem::replace(&mut self.sv.depth_cut, false);
+        let r = self.or_inner(b, d, a, o);
+        self.store(b, d, r);
+        self.sv.depth_cut |= outer_cut;
+        r
+    }
+
+    fn or_inner(&mut self, b: &mut Board, d: u32, a: Color, o: Color) -> Res {
+        let vd = self.vcf_depth_at(d);
+        let saved_base = self.sv.vcf_base;
+        let r = self.vcf_root(b, vd);
+        self.sv.vcf_base = saved_base;
+        if r != Res::NoWin {
+            return r;
+        }
+        if self.sv.strict && self.sv.vcf_cut {
+            self.sv.depth_cut = true;
+        }
+        let mut df = [Pos::NONE; 2];
+        match super::five_squares(b, o, &mut df) {
+            0 => {}
+            1 => {
+                // The defender's counter-four: block it (free), then he moves again.
+                let t = df[0];
+                if !legal(b, t, a) {
+                    return Res::NoWin;
+                }
+                b.make(t);
+                let r = self.and_node(b, d);
+                b.unmake();
+                return r;
+            }
+            _ => return Res::NoWin,
+        }
+        let mlo = self.sv.moves.len();
+        self.gen_attacks(b, d);
+        let mhi = self.sv.moves.len();
+        let mut result = Res::NoWin;
+        for i in mlo..mhi {
+            let (cost, m) = (self.sv.moves[i].0 & 1, self.sv.moves[i].1);
+            let cost = cost as u32;
+            b.make(m);
+            let r = self.and_node(b, d - cost);
+            b.unmake();
+            if r != Res::NoWin {
+                result = r;
+                break;
+            }
+        }
+        self.sv.moves.truncate(mlo);
+        result
+    }
+
+    /// Pushes the attacker's threat moves, best first; the low bit of the score is the depth
+    /// the move costs. Sets `depth_cut` when threes were left out for lack of depth.
+    fn gen_attacks(&mut self, b: &mut Board, d: u32) {
+        let a = b.side_to_move();
+        let strict = self.sv.strict;
+        // A lone four only helps a VCT when a three follows it (VCF was already tried).
+        let (four_ok, three_ok) = if strict { (d >= 4, d >= 3) } else { (d >= 1, d >= 1) };
+        let last = b.history().iter().rev().find(|&&(_, c)| c == a).map(|&(p, _)| p);
+        let mlo = self.sv.moves.len();
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p) {
+                    continue;
+                }
+                let pats = b.patterns(p, a);
+                let four = four_count(&pats) > 0;
+                let three = pats.contains(&Pattern::F3);
+                if !(four && four_ok || three && three_ok) {
+                    if four || three {
+                        self.sv.depth_cut = true;
+                    }
+                    continue;
+                }
+                if !legal(b, p, a) {
+                    continue;
+                }
+                let cost = if four { u32::from(strict) } else { 1 };
+                let mut score = shape_score(&pats);
+                if let Some(l) = last {
+                    if l.distance(p) <= 2 {
+                        score += 6;
+                    }
+                }
+                self.sv.moves.push(((score << 1) | cost as i32, p));
+            }
+        }
+        let mhi = self.sv.moves.len();
+        self.sv.moves[mlo..mhi].sort_unstable_by(|x, y| y.0.cmp(&x.0));
+    }
+
+    /// Defender to move; the attacker then has `d` left.
+    fn and_node(&mut self, b: &mut Board, d: u32) -> Res {
+        if self.tick() {
+            return Res::Abort;
+        }
+        let o = b.side_to_move();
+        let a = o.opposite();
+        let mut df = [Pos::NONE; 2];
+        if super::five_squares(b, o, &mut df) > 0 {
+            return Res::NoWin;
+        }
+        if let Some(r) = self.probe(b, d) {
+            return r;
+        }
+        let outer_cut = std::mem::replace(&mut self.sv.depth_cut, false);
+        let mlo = self.sv.moves.len();
+        let r = match self.gen_defences(b, a, d) {
+            Some(()) => {
+                let mhi = self.sv.moves.len();
+                let mut r = Res::Win;
+                for i in mlo..mhi {
+                    let e = self.sv.moves[i].1;
+                    b.make(e);
+                    let c = self.or_node(b, d);
+                    b.unmake();
+                    if c != Res::Win {
+                        r = c;
+                        break;
+                    }
+                }
+                r
+            }
+            None => Res::NoWin,
+        };
+        self.sv.moves.truncate(mlo);
+        self.store(b, d, r);
+        self.sv.depth_cut |= outer_cut;
+        r
+    }
+
+    /// Pushes the defender's candidate defences (the side to move defends against `a`).
+    /// None when the attacker threatens nothing immediate (or lacks the depth to carry it out):
+    /// the node is not won. An empty list means nothing defends: the attacker wins.
+    fn gen_defences(&mut self, b: &mut Board, a: Color, d: u32) -> Option<()> {
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        let mut af = [Pos::NONE; 2];
+        let n = super::five_squares(b, a, &mut af);
+        if n > 0 {
+            if strict && d < 1 {
+                self.sv.depth_cut = true;
+                return None;
+            }
+            let mut replies = [Pos::NONE; MAX_REPLIES];
+            let nr = self.four_replies(b, a, &af[..n], &mut replies);
+            for &e in &replies[..nr] {
+                self.sv.moves.push((0, e));
+            }
+            return Some(());
+        }
+        if strict && d < 2 {
+            self.sv.depth_cut = true;
+            return None;
+        }
+        // The attacker's immediate threats: squares making an open four or two fours.
+        let tlo = self.sv.moves.len();
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p) {
+                    continue;
+                }
+                let pats = b.patterns(p, a);
+                let winning = pats.contains(&Pattern::F4) || four_count(&pats) >= 2;
+                if winning && legal(b, p, a) {
+                    self.sv.moves.push((0, p));
+                }
+            }
+        }
+        let thi = self.sv.moves.len();
+        if thi == tlo {
+            return None;
+        }
+        // Candidates: the threat squares, the squares on their four lines, counter-fours.
+        let st = self.next_stamp();
+        let mut threats = [Pos::NONE; 32];
+        let nt = (thi - tlo).min(threats.len());
+        for (i, t) in threats[..nt].iter_mut().enumerate() {
+            *t = self.sv.moves[tlo + i].1;
+        }
+        let mut cand: [(i32, Pos); 128] = [(0, Pos::NONE); 128];
+        let mut nc = 0;
+        for i in tlo..thi {
+            let q = self.sv.moves[i].1;
+            let pats = b.patterns(q, a);
+            if self.sv.stamp[q.index()] != st && nc < cand.len() {
+                self.sv.stamp[q.index()] = st;
+                cand[nc] = (3, q);
+                nc += 1;
+            }
+            for (dd, pat) in pats.iter().enumerate() {
+                if !pat.is_four() {
+                    continue;
+                }
+                for k in -5isize..=5 {
+                    let e = q.step(dd, k);
+                    if k != 0
+                        && b.contains(e)
+                        && b.is_empty(e)
+                        && self.sv.stamp[e.index()] != st
+                        && nc < cand.len()
+                    {
+                        self.sv.stamp[e.index()] = st;
+                        cand[nc] = (2, e);
+                        nc += 1;
+                    }
+                }
+            }
+        }
+        self.sv.moves.truncate(tlo);
+        // A block that leaves an open four standing loses at once: skip it. Fours count too.
+        for &(pri, e) in &cand[..nc] {
+            if !legal(b, e, o) {
+                continue;
+            }
+            let counter = four_count(&b.patterns(e, o)) > 0;
+            b.make(e);
+            let mut stops = true;
+            for &q in &threats[..nt] {
+                if b.is_empty(q) {
+                    let pats = b.patterns(q, a);
+                    if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2) && legal(b, q, a) {
+                        stops = false;
+                        break;
+                    }
+                }
+            }
+            b.unmake();
+            if stops || counter {
+                self.sv.moves.push((pri, e));
+            }
+        }
+        // Counter-fours anywhere.
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if b.is_empty(p)
+                    && self.sv.stamp[p.index()] != st
+                    && four_count(&b.patterns(p, o)) > 0
+                    && legal(b, p, o)
+                {
+                    self.sv.moves.push((1, p));
+                }
+            }
+        }
+        let hi = self.sv.moves.len();
+        self.sv.moves[tlo..hi].sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        Some(())
+    }
+
+    /// Appends the main line from an attacker node proven won at depth `d`.
+    fn extract_or(&mut self, b: &mut Board, d: u32, out: &mut Vec<Pos>, ply: usize) -> bool {
+        let a = b.side_to_move();
+        let o = a.opposite();
+        if ply > 400 {
+            return false;
+        }
+        let mut f = [Pos::NONE; 2];
+        if super::five_squares(b, a, &mut f) > 0 {
+            out.push(f[0]);
+            return true;
+        }
+        let vd = self.vcf_depth_at(d);
+        if self.vcf_root(b, vd) == Res::Win {
+            out.extend_from_slice(&self.sv.line);
+            return true;
+        }
+        let mut df = [Pos::NONE; 2];
+        if super::five_squares(b, o, &mut df) == 1 {
+            let t = df[0];
+            b.make(t);
+            out.push(t);
+            let ok = self.and_node(b, d) == Res::Win && self.extract_and(b, d, out, ply + 1);
+            b.unmake();
+            return ok;
+        }
+        let mlo = self.sv.moves.len();
+        self.gen_attacks(b, d);
+        let mhi = self.sv.moves.len();
+        let mut ok = false;
+        for i in mlo..mhi {
+            let (cost, m) = ((self.sv.moves[i].0 & 1) as u32, self.sv.moves[i].1);
+            b.make(m);
+            if self.and_node(b, d - cost) == Res::Win {
+                out.push(m);
+                ok = self.extract_and(b, d - cost, out, ply + 1);
+                b.unmake();
+                break;
+            }
+            b.unmake();
+        }
+        self.sv.moves.truncate(mlo);
+        ok
+    }
+
+    /// Appends the main line from a defender node proven lost: the first defence, or any
+    /// legal move when nothing defends.
+    fn extract_and(&mut self, b: &mut Board, d: u32, out: &mut Vec<Pos>, ply: usize) -> bool {
+        let o = b.side_to_move();
+        let a = o.opposite();
+        let mlo = self.sv.moves.len();
+        let e = match self.gen_defences(b, a, d) {
+            Some(()) if self.sv.moves.len() > mlo => Some(self.sv.moves[mlo].1),
+            Some(()) => None,
+            None => {
+                self.sv.moves.truncate(mlo);
+                return false;
+            }
+        };
+        self.sv.moves.truncate(mlo);
+        let mut af = [Pos::NONE; 2];
+        let n = super::five_squares(b, a, &mut af);
+        let e = match e.or_else(|| any_legal(b, o, &af[..n])) {
+            Some(e) => e,
+            None => return false,
+        };
+        b.make(e);
+        out.push(e);
+        let ok = self.or_node(b, d) == Res::Win && self.extract_or(b, d, out, ply + 1);
+        b.unmake();
+        ok
+    }
+}
