@@ -99,6 +99,10 @@ pub struct Solver {
     vcf_cut: bool,
     /// VCF: where the VCF's own moves start in `path`.
     vcf_base: usize,
+    /// VCT: moves on the board when the search started.
+    root_moves: usize,
+    /// VCT: a three must lie within this distance of an attacking move of the search (0: any).
+    locality: usize,
 }
 
 impl Default for Solver {
@@ -132,6 +136,8 @@ impl Solver {
             depth_cut: false,
             vcf_cut: false,
             vcf_base: 0,
+            root_moves: 0,
+            locality: 0,
         }
     }
 
@@ -218,6 +224,7 @@ impl<'s, 'a> Search<'s, 'a> {
         sv.deadline = limits.deadline;
         sv.aborted = false;
         sv.attacker = board.side_to_move();
+        sv.root_moves = board.move_count();
         sv.cands.clear();
         sv.moves.clear();
         sv.path.clear();

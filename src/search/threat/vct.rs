@@ -150,8 +150,20 @@ impl Search<'_, '_> {
         let a = b.side_to_move();
         let strict = self.sv.strict;
         // A lone four only helps a VCT when a three follows it (VCF was already tried).
-        let (four_ok, three_ok) = if strict { (d >= 4, d >= 3) } else { (d >= 1, d >= 1) };
+        let (four_ok, three_ok) = if strict { (d >= 4, d >= 3) } else { (d >= 2, d >= 1) };
         let last = b.history().iter().rev().find(|&&(_, c)| c == a).map(|&(p, _)| p);
+        // Threes far from every attacking move of this search rarely matter: leave them out
+        // (the answer is then no longer exhaustive, so a NoWin becomes a depth cut).
+        let root = self.sv.root_moves.min(b.history().len());
+        let mut recent = [Pos::NONE; 8];
+        let mut nrecent = 0;
+        for &(p, c) in b.history()[root..].iter().rev() {
+            if c == a && nrecent < recent.len() {
+                recent[nrecent] = p;
+                nrecent += 1;
+            }
+        }
+        let local = self.sv.locality;
         let mlo = self.sv.moves.len();
         for y in 0..b.height() {
             for x in 0..b.width() {
@@ -168,10 +180,18 @@ impl Search<'_, '_> {
                     }
                     continue;
                 }
+                if !four
+                    && local > 0
+                    && nrecent > 0
+                    && recent[..nrecent].iter().all(|r| r.distance(p) > local)
+                {
+                    self.sv.depth_cut = true;
+                    continue;
+                }
                 if !legal(b, p, a) {
                     continue;
                 }
-                let cost = if four { u32::from(strict) } else { 1 };
+                let cost = 1;
                 let mut score = shape_score(&pats);
                 if let Some(l) = last {
                     if l.distance(p) <= 2 {
