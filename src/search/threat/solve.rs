@@ -292,6 +292,7 @@ fn batch(o: &Opts, path: &str) -> Result<()> {
         need("white_stones")?,
     );
     let c_depth = col("max_depth");
+    let c_expect = col("expect");
     let (w, h) = o.size.unwrap_or((15, 15));
     let mut solver = Solver::with_table_bits(22);
     let mut stats: Vec<Stat> = Vec::new();
@@ -345,7 +346,23 @@ fn batch(o: &Opts, path: &str) -> Result<()> {
         let st = &mut stats[si];
         st.total += 1;
         st.times.push(ms);
+        let expect_nowin = c_expect.and_then(|c| f.get(c)) == Some(&"nowin");
         let (verdict, shown) = match &proof {
+            Proof::NoWin if expect_nowin => {
+                st.solved += 1;
+                ("win".to_string(), Vec::new())
+            }
+            Proof::Win(l) if expect_nowin => {
+                let why = match verify_line(&b, l, LineKind::Vct) {
+                    Ok(_) => "unexpected-win".to_string(),
+                    Err(e) => {
+                        st.bad += 1;
+                        println!("BAD LINE {} #{}: {e}", f[c_file], f[c_idx]);
+                        "BAD".to_string()
+                    }
+                };
+                (why, l.clone())
+            }
             Proof::Win(l) => {
                 let lk = if vct { LineKind::Vct } else { LineKind::Vcf };
                 match verify_line(&b, l, lk) {

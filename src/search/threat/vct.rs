@@ -118,8 +118,14 @@ impl Search<'_, '_> {
                 if !legal(b, t, a) {
                     return Res::NoWin;
                 }
+                // In strict mode the block is an attacker move like any other.
+                let cost = u32::from(self.sv.strict);
+                if d < cost {
+                    self.sv.depth_cut = true;
+                    return Res::NoWin;
+                }
                 b.make(t);
-                let r = self.and_node(b, d);
+                let r = self.and_node(b, d - cost);
                 b.unmake();
                 return r;
             }
@@ -173,7 +179,8 @@ impl Search<'_, '_> {
                 }
                 let pats = b.patterns(p, a);
                 let four = four_count(&pats) > 0;
-                let three = pats.contains(&Pattern::F3);
+                // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
+                let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
                 if !(four && four_ok || three && three_ok) {
                     if four || three {
                         self.sv.depth_cut = true;
@@ -286,7 +293,7 @@ impl Search<'_, '_> {
         }
         let thi = self.sv.moves.len();
         if thi == tlo {
-            return None;
+            return self.vcf_threat_defences(b, a, d);
         }
         // Candidates: the threat squares, the squares on their four lines, counter-fours.
         let st = self.next_stamp();
@@ -365,6 +372,53 @@ impl Search<'_, '_> {
         Some(())
     }
 
+    /// No open-four threat: if the attacker would have a VCF were it his move, the defender
+    /// tries the squares of that VCF and his counter-fours (as quintet does; a defence off the
+    /// line that still breaks the VCF is not tried, see the report). None: no threat.
+    fn vcf_threat_defences(&mut self, b: &mut Board, a: Color, d: u32) -> Option<()> {
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        if strict && d < 3 {
+            self.sv.depth_cut = true;
+            return None;
+        }
+        b.set_side_to_move(a);
+        let vd = self.vcf_depth_at(d);
+        let r = self.vcf_root(b, vd);
+        b.set_side_to_move(o);
+        if r != Res::Win {
+            if strict && self.sv.vcf_cut {
+                self.sv.depth_cut = true;
+            }
+            return None;
+        }
+        let mlo = self.sv.moves.len();
+        let st = self.next_stamp();
+        for i in 0..self.sv.line.len() {
+            let p = self.sv.line[i];
+            if self.sv.stamp[p.index()] != st && legal(b, p, o) {
+                self.sv.stamp[p.index()] = st;
+                // Earlier squares of the line first: they cut it shortest.
+                self.sv.moves.push((2 + (i % 2) as i32, p));
+            }
+        }
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if b.is_empty(p)
+                    && self.sv.stamp[p.index()] != st
+                    && four_count(&b.patterns(p, o)) > 0
+                    && legal(b, p, o)
+                {
+                    self.sv.moves.push((1, p));
+                }
+            }
+        }
+        let hi = self.sv.moves.len();
+        self.sv.moves[mlo..hi].sort_by(|x, y| y.0.cmp(&x.0));
+        Some(())
+    }
+
     /// Appends the main line from an attacker node proven won at depth `d`.
     fn extract_or(&mut self, b: &mut Board, d: u32, out: &mut Vec<Pos>, ply: usize) -> bool {
         let a = b.side_to_move();
@@ -387,6 +441,7 @@ impl Search<'_, '_> {
             let t = df[0];
             b.make(t);
             out.push(t);
+            let d = d - u32::from(self.sv.strict).min(d);
             let ok = self.and_node(b, d) == Res::Win && self.extract_and(b, d, out, ply + 1);
             b.unmake();
             return ok;
