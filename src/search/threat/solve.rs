@@ -73,8 +73,14 @@ fn parse_size(s: &str) -> Result<(usize, usize)> {
         Some((w, h)) => (w, h),
         None => (s, s),
     };
-    let w: usize = w.trim().parse().with_context(|| format!("bad size '{s}'"))?;
-    let h: usize = h.trim().parse().with_context(|| format!("bad size '{s}'"))?;
+    let w: usize = w
+        .trim()
+        .parse()
+        .with_context(|| format!("bad size '{s}'"))?;
+    let h: usize = h
+        .trim()
+        .parse()
+        .with_context(|| format!("bad size '{s}'"))?;
     Ok((w, h))
 }
 
@@ -106,7 +112,9 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>> {
             "--task" => o.task = Some(val(&mut i, a)?),
             "--only-side" => o.only_side = Some(parse_color(&val(&mut i, a)?)?),
             "--verbose" | "-v" => o.verbose = true,
-            _ if a.starts_with('-') => bail!("unknown option '{a}' (see pbrain-gorin solve --help)"),
+            _ if a.starts_with('-') => {
+                bail!("unknown option '{a}' (see pbrain-gorin solve --help)")
+            }
             _ => {
                 if o.moves.is_some() {
                     bail!("more than one move list given");
@@ -194,7 +202,13 @@ fn limits(o: &Opts, default_ms: Option<u64>) -> ThreatLimits {
     }
 }
 
-fn run(solver: &mut Solver, b: &mut Board, vct: bool, depth: Option<u32>, l: &ThreatLimits) -> Proof {
+fn run(
+    solver: &mut Solver,
+    b: &mut Board,
+    vct: bool,
+    depth: Option<u32>,
+    l: &ThreatLimits,
+) -> Proof {
     let stop = AtomicBool::new(false);
     match (vct, depth) {
         (false, None) => solver.vcf(b, l),

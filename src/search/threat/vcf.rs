@@ -110,7 +110,7 @@ impl Search<'_, '_> {
             }
         }
         let mhi = self.sv.moves.len();
-        self.sv.moves[mlo..mhi].sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        self.sv.moves[mlo..mhi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
 
         let mut result = Res::NoWin;
         for i in mlo..mhi {

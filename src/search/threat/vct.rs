@@ -136,10 +136,9 @@ impl Search<'_, '_> {
         let mhi = self.sv.moves.len();
         let mut result = Res::NoWin;
         for i in mlo..mhi {
-            let (cost, m) = (self.sv.moves[i].0 & 1, self.sv.moves[i].1);
-            let cost = cost as u32;
+            let m = self.sv.moves[i].1;
             b.make(m);
-            let r = self.and_node(b, d - cost);
+            let r = self.and_node(b, d - 1);
             b.unmake();
             if r != Res::NoWin {
                 result = r;
@@ -150,14 +149,23 @@ impl Search<'_, '_> {
         result
     }
 
-    /// Pushes the attacker's threat moves, best first; the low bit of the score is the depth
-    /// the move costs. Sets `depth_cut` when threes were left out for lack of depth.
+    /// Pushes the attacker's threat moves (each costs one depth), best first. Sets `depth_cut`
+    /// when threats were left out for lack of depth.
     fn gen_attacks(&mut self, b: &mut Board, d: u32) {
         let a = b.side_to_move();
         let strict = self.sv.strict;
         // A lone four only helps a VCT when a three follows it (VCF was already tried).
-        let (four_ok, three_ok) = if strict { (d >= 4, d >= 3) } else { (d >= 2, d >= 1) };
-        let last = b.history().iter().rev().find(|&&(_, c)| c == a).map(|&(p, _)| p);
+        let (four_ok, three_ok) = if strict {
+            (d >= 4, d >= 3)
+        } else {
+            (d >= 2, d >= 1)
+        };
+        let last = b
+            .history()
+            .iter()
+            .rev()
+            .find(|&&(_, c)| c == a)
+            .map(|&(p, _)| p);
         // Threes far from every attacking move of this search rarely matter: leave them out
         // (the answer is then no longer exhaustive, so a NoWin becomes a depth cut).
         let root = self.sv.root_moves.min(b.history().len());
@@ -198,18 +206,17 @@ impl Search<'_, '_> {
                 if !legal(b, p, a) {
                     continue;
                 }
-                let cost = 1;
                 let mut score = shape_score(&pats);
                 if let Some(l) = last {
                     if l.distance(p) <= 2 {
                         score += 6;
                     }
                 }
-                self.sv.moves.push(((score << 1) | cost as i32, p));
+                self.sv.moves.push((score, p));
             }
         }
         let mhi = self.sv.moves.len();
-        self.sv.moves[mlo..mhi].sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        self.sv.moves[mlo..mhi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
     }
 
     /// Defender to move; the attacker then has `d` left.
@@ -368,7 +375,7 @@ impl Search<'_, '_> {
             }
         }
         let hi = self.sv.moves.len();
-        self.sv.moves[tlo..hi].sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        self.sv.moves[tlo..hi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         Some(())
     }
 
@@ -415,7 +422,7 @@ impl Search<'_, '_> {
             }
         }
         let hi = self.sv.moves.len();
-        self.sv.moves[mlo..hi].sort_by(|x, y| y.0.cmp(&x.0));
+        self.sv.moves[mlo..hi].sort_by_key(|m| std::cmp::Reverse(m.0));
         Some(())
     }
 
@@ -451,11 +458,11 @@ impl Search<'_, '_> {
         let mhi = self.sv.moves.len();
         let mut ok = false;
         for i in mlo..mhi {
-            let (cost, m) = ((self.sv.moves[i].0 & 1) as u32, self.sv.moves[i].1);
+            let m = self.sv.moves[i].1;
             b.make(m);
-            if self.and_node(b, d - cost) == Res::Win {
+            if self.and_node(b, d - 1) == Res::Win {
                 out.push(m);
-                ok = self.extract_and(b, d - cost, out, ply + 1);
+                ok = self.extract_and(b, d - 1, out, ply + 1);
                 b.unmake();
                 break;
             }

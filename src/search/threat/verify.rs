@@ -25,7 +25,7 @@ fn fives(b: &Board, c: Color) -> Vec<Pos> {
 pub fn verify_line(board: &Board, line: &[Pos], kind: LineKind) -> Result<usize, String> {
     let mut b = board.clone();
     let attacker = b.side_to_move();
-    if line.is_empty() || line.len() % 2 == 0 {
+    if line.is_empty() || line.len().is_multiple_of(2) {
         return Err(format!(
             "a line must have an odd number of moves, not {}",
             line.len()
@@ -57,7 +57,10 @@ pub fn verify_line(board: &Board, line: &[Pos], kind: LineKind) -> Result<usize,
                 return Ok(i / 2 + 1);
             }
             if class == MoveClass::Win {
-                return Err(format!("move {} ({p}) already wins; the line goes on", i + 1));
+                return Err(format!(
+                    "move {} ({p}) already wins; the line goes on",
+                    i + 1
+                ));
             }
             b.play(p).map_err(|e| e.to_string())?;
             if kind == LineKind::Vcf && fives(&b, attacker).is_empty() {
