@@ -2,6 +2,7 @@
 //! forced wins under each rule, used at the root, as the alpha-beta quiescence, and by `solve`.
 //! The solver owns its caches (a fixed hash table and move stacks) so a search allocates nothing.
 
+mod pns;
 mod solve;
 mod tt;
 mod vcf;
@@ -99,6 +100,9 @@ pub struct Solver {
     vcf_cut: bool,
     /// VCF: where the VCF's own moves start in `path`.
     vcf_base: usize,
+    /// VCT: the proof-number tree.
+    pn: Vec<pns::PnNode>,
+    pn_lazy: bool,
     /// VCT: moves on the board when the search started.
     root_moves: usize,
     /// VCT: a three must lie within this distance of an attacking move of the search (0: any).
@@ -137,6 +141,8 @@ impl Solver {
             vcf_cut: false,
             vcf_base: 0,
             root_moves: 0,
+            pn: Vec::new(),
+            pn_lazy: true,
             locality: 0,
         }
     }
@@ -180,6 +186,21 @@ impl Solver {
             result = Res::Abort;
         }
         s.finish(result)
+    }
+
+    /// Looks for a VCT by proof-number search (same threats and defences as `vct`, no depth
+    /// bound); the tree holds at most `max_tree` nodes (about 20 bytes each).
+    pub fn vct_pns(
+        &mut self,
+        board: &mut Board,
+        limits: &ThreatLimits,
+        stop: &AtomicBool,
+        max_tree: usize,
+    ) -> Proof {
+        let mut s = Search::begin(self, board, limits, Some(stop));
+        let r = s.pns_root(board, max_tree);
+        s.sv.pn.clear();
+        s.finish(r)
     }
 
     /// Looks for a VCT of at most `max_moves` attacker moves, the five included (as puzzle books

@@ -24,6 +24,7 @@ options:
   --depth N           at most N attacker moves, the five included (default: unbounded)
   --nodes N           node limit
   --time MS           time limit in milliseconds
+  --algo dfs|pns      VCT by iterative-deepening depth-first search or proof-number search
 batch:
   --tsv FILE          solve every row of a puzzle table (columns file, index, rule, side_to_move,
                       task, black_stones, white_stones, ...; optional max_depth); VCF rows use
@@ -33,6 +34,9 @@ batch:
   --rule R            override the rule column
   --time MS           per-row time cap (default 10000)
   --verbose           one line per row";
+
+/// Proof-number tree size for the command line (about 80 MB).
+const PNS_TREE: usize = 4_000_000;
 
 #[derive(Default)]
 struct Opts {
@@ -51,6 +55,7 @@ struct Opts {
     task: Option<String>,
     only_side: Option<Color>,
     verbose: bool,
+    pns: bool,
 }
 
 fn parse_color(s: &str) -> Result<Color> {
@@ -112,6 +117,11 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>> {
             "--task" => o.task = Some(val(&mut i, a)?),
             "--only-side" => o.only_side = Some(parse_color(&val(&mut i, a)?)?),
             "--verbose" | "-v" => o.verbose = true,
+            "--algo" => match val(&mut i, a)?.as_str() {
+                "pns" => o.pns = true,
+                "dfs" => o.pns = false,
+                other => bail!("--algo must be dfs or pns, not '{other}'"),
+            },
             _ if a.starts_with('-') => {
                 bail!("unknown option '{a}' (see pbrain-gorin solve --help)")
             }
@@ -208,9 +218,11 @@ fn run(
     vct: bool,
     depth: Option<u32>,
     l: &ThreatLimits,
+    pns: bool,
 ) -> Proof {
     let stop = AtomicBool::new(false);
     match (vct, depth) {
+        (true, None) if pns => solver.vct_pns(b, l, &stop, PNS_TREE),
         (false, None) => solver.vcf(b, l),
         (false, Some(d)) => solver.vcf_depth(b, l, d),
         (true, None) => solver.vct(b, l, &stop),
@@ -253,7 +265,7 @@ pub fn solve_main(args: &[String]) -> Result<()> {
     let mut solver = Solver::with_table_bits(22);
     let l = limits(&o, None);
     let start = Instant::now();
-    let proof = run(&mut solver, &mut b, vct, o.depth, &l);
+    let proof = run(&mut solver, &mut b, vct, o.depth, &l, o.pns);
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let kind = if vct { "vct" } else { "vcf" };
     println!("side: {}", b.side_to_move());
@@ -341,7 +353,7 @@ fn batch(o: &Opts, path: &str) -> Result<()> {
             deadline: Some(Instant::now() + Duration::from_millis(cap)),
         };
         let start = Instant::now();
-        let proof = run(&mut solver, &mut b, vct, depth, &l);
+        let proof = run(&mut solver, &mut b, vct, depth, &l, o.pns);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let si = match stats.iter().position(|s| s.task == task) {
             Some(i) => i,

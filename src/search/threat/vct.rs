@@ -12,6 +12,8 @@ use crate::board::{Board, Color, Pattern, Pos};
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
+/// Ordering key of an attack that threatens nothing.
+const SKIP: i32 = i32::MIN;
 
 impl Search<'_, '_> {
     /// One iteration at `depth`; on a win `sv.line` holds the main line.
@@ -134,8 +136,14 @@ impl Search<'_, '_> {
         let mlo = self.sv.moves.len();
         self.gen_attacks(b, d);
         let mhi = self.sv.moves.len();
+        if mhi - mlo > 1 {
+            self.order_by_defences(b, d, mlo, mhi);
+        }
         let mut result = Res::NoWin;
         for i in mlo..mhi {
+            if self.sv.moves[i].0 == SKIP {
+                break;
+            }
             let m = self.sv.moves[i].1;
             b.make(m);
             let r = self.and_node(b, d - 1);
@@ -149,9 +157,36 @@ impl Search<'_, '_> {
         result
     }
 
+    /// Orders the attacks `moves[lo..hi]` by the number of defences each leaves (fewest first,
+    /// as proof numbers would); moves that threaten nothing sink to the end marked `SKIP`.
+    fn order_by_defences(&mut self, b: &mut Board, d: u32, lo: usize, hi: usize) {
+        let a = b.side_to_move();
+        let o = a.opposite();
+        for i in lo..hi {
+            let (score, m) = self.sv.moves[i];
+            b.make(m);
+            let mut df = [Pos::NONE; 2];
+            let key = if super::five_squares(b, o, &mut df) > 0 {
+                SKIP
+            } else {
+                let top = self.sv.moves.len();
+                let r = self.gen_defences(b, a, d - 1);
+                let n = (self.sv.moves.len() - top) as i32;
+                self.sv.moves.truncate(top);
+                match r {
+                    None => SKIP,
+                    Some(()) => (1000 - n.min(999)) * 1024 + score.min(1023),
+                }
+            };
+            b.unmake();
+            self.sv.moves[i].0 = key;
+        }
+        self.sv.moves[lo..hi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+    }
+
     /// Pushes the attacker's threat moves (each costs one depth), best first. Sets `depth_cut`
     /// when threats were left out for lack of depth.
-    fn gen_attacks(&mut self, b: &mut Board, d: u32) {
+    pub(super) fn gen_attacks(&mut self, b: &mut Board, d: u32) {
         let a = b.side_to_move();
         let strict = self.sv.strict;
         // A lone four only helps a VCT when a three follows it (VCF was already tried).
@@ -262,7 +297,7 @@ impl Search<'_, '_> {
     /// Pushes the defender's candidate defences (the side to move defends against `a`).
     /// None when the attacker threatens nothing immediate (or lacks the depth to carry it out):
     /// the node is not won. An empty list means nothing defends: the attacker wins.
-    fn gen_defences(&mut self, b: &mut Board, a: Color, d: u32) -> Option<()> {
+    pub(super) fn gen_defences(&mut self, b: &mut Board, a: Color, d: u32) -> Option<()> {
         let o = a.opposite();
         let strict = self.sv.strict;
         let mut af = [Pos::NONE; 2];
