@@ -5,7 +5,7 @@
 //! through the new four) and dead ends are cached by position.
 
 use super::tt::Entry;
-use super::{any_legal, four_count, shape_score, Res, Search, UNLIMITED};
+use super::{any_legal, four_count, near, shape_score, Res, Search, UNLIMITED};
 use crate::board::{Board, Color, Pattern, Pos, Rule};
 
 /// Most defender replies to one four (only caro has more than one).
@@ -34,6 +34,13 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
+                if near(b, p, o) >= 4 && b.makes_five(p, o) {
+                    dfives += 1;
+                    must = Some(p);
+                }
+                if near(b, p, a) < 3 {
+                    continue;
+                }
                 let pats = b.patterns(p, a);
                 if pats.contains(&Pattern::Five) {
                     self.sv.cands.truncate(lo);
@@ -43,10 +50,6 @@ impl Search<'_, '_> {
                 }
                 if four_count(&pats) > 0 {
                     self.sv.cands.push(p);
-                }
-                if b.makes_five(p, o) {
-                    dfives += 1;
-                    must = Some(p);
                 }
             }
         }

@@ -7,7 +7,7 @@
 
 use super::tt::Entry;
 use super::vcf::MAX_REPLIES;
-use super::{any_legal, four_count, legal, shape_score, Res, Search, UNLIMITED};
+use super::{any_legal, four_count, legal, near, shape_score, Res, Search, UNLIMITED};
 use crate::board::{Board, Color, Pattern, Pos};
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
@@ -157,29 +157,37 @@ impl Search<'_, '_> {
         result
     }
 
-    /// Orders the attacks `moves[lo..hi]` by the number of defences each leaves (fewest first,
-    /// as proof numbers would); moves that threaten nothing sink to the end marked `SKIP`.
-    fn order_by_defences(&mut self, b: &mut Board, d: u32, lo: usize, hi: usize) {
+    /// Orders the attacks `moves[lo..hi]` by what they threaten, read on their own lines only:
+    /// a four with an open-four square first, then two open-four squares (double three), then
+    /// one, then fours, then quiet set-ups (VCF threats), each group by shape.
+    fn order_by_defences(&mut self, b: &mut Board, _d: u32, lo: usize, hi: usize) {
         let a = b.side_to_move();
-        let o = a.opposite();
         for i in lo..hi {
             let (score, m) = self.sv.moves[i];
+            let four = four_count(&b.patterns(m, a)) > 0;
             b.make(m);
-            let mut df = [Pos::NONE; 2];
-            let key = if super::five_squares(b, o, &mut df) > 0 {
-                SKIP
-            } else {
-                let top = self.sv.moves.len();
-                let r = self.gen_defences(b, a, d - 1);
-                let n = (self.sv.moves.len() - top) as i32;
-                self.sv.moves.truncate(top);
-                match r {
-                    None => SKIP,
-                    Some(()) => (1000 - n.min(999)) * 1024 + score.min(1023),
+            let mut threats = 0;
+            for d in 0..4 {
+                for k in -4isize..=4 {
+                    let q = m.step(d, k);
+                    if k != 0 && b.contains(q) && b.is_empty(q) {
+                        let pats = b.patterns(q, a);
+                        if pats[d] == Pattern::F4 || (pats[d].is_four() && four_count(&pats) >= 2)
+                        {
+                            threats += 1;
+                        }
+                    }
                 }
-            };
+            }
             b.unmake();
-            self.sv.moves[i].0 = key;
+            let group = match (four, threats) {
+                (true, t) if t > 0 => 5,
+                (false, t) if t >= 3 => 4,
+                (false, t) if t >= 1 => 3,
+                (true, _) => 2,
+                _ => 1,
+            };
+            self.sv.moves[i].0 = group * 4096 + score.min(4095);
         }
         self.sv.moves[lo..hi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
     }
@@ -217,7 +225,7 @@ impl Search<'_, '_> {
         for y in 0..b.height() {
             for x in 0..b.width() {
                 let p = Pos::new(x, y);
-                if !b.is_empty(p) {
+                if !b.is_empty(p) || near(b, p, a) < 2 {
                     continue;
                 }
                 let pats = b.patterns(p, a);
@@ -323,7 +331,7 @@ impl Search<'_, '_> {
         for y in 0..b.height() {
             for x in 0..b.width() {
                 let p = Pos::new(x, y);
-                if !b.is_empty(p) {
+                if !b.is_empty(p) || near(b, p, a) < 3 {
                     continue;
                 }
                 let pats = b.patterns(p, a);
@@ -402,6 +410,7 @@ impl Search<'_, '_> {
                 let p = Pos::new(x, y);
                 if b.is_empty(p)
                     && self.sv.stamp[p.index()] != st
+                    && near(b, p, o) >= 3
                     && four_count(&b.patterns(p, o)) > 0
                     && legal(b, p, o)
                 {
@@ -449,6 +458,7 @@ impl Search<'_, '_> {
                 let p = Pos::new(x, y);
                 if b.is_empty(p)
                     && self.sv.stamp[p.index()] != st
+                    && near(b, p, o) >= 3
                     && four_count(&b.patterns(p, o)) > 0
                     && legal(b, p, o)
                 {
