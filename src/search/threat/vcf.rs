@@ -57,12 +57,28 @@ impl Search<'_, '_> {
         let r = if dfives >= 2 {
             Res::NoWin
         } else {
-            self.sv.vcf_base = self.sv.path.len();
-            self.sv.vcf_cut = false;
-            self.vcf_node(b, depth, must, lo, hi)
+            self.vcf_from(b, depth, must, lo, hi)
         };
         self.sv.cands.truncate(lo);
         r
+    }
+
+    /// VCF from a scanned position: `cands[lo..hi]` holds every square where the attacker
+    /// makes a four, `must` the defender's five square if he has one (and the attacker none).
+    pub(super) fn vcf_from(
+        &mut self,
+        b: &mut Board,
+        depth: u32,
+        must: Option<Pos>,
+        lo: usize,
+        hi: usize,
+    ) -> Res {
+        self.sv.vcf_base = self.sv.path.len();
+        self.sv.vcf_cut = false;
+        if depth == 0 {
+            return Res::NoWin;
+        }
+        self.vcf_node(b, depth, must, lo, hi)
     }
 
     /// One attacker-to-move node; `cands[lo..hi]` are every square where the attacker makes a

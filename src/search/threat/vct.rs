@@ -12,8 +12,6 @@ use crate::board::{Board, Color, Pattern, Pos};
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
-/// Ordering key of an attack that threatens nothing.
-const SKIP: i32 = i32::MIN;
 
 impl Search<'_, '_> {
     /// One iteration at `depth`; on a win `sv.line` holds the main line.
@@ -80,81 +78,120 @@ impl Search<'_, '_> {
         if self.tick() {
             return Res::Abort;
         }
-        let a = b.side_to_move();
-        let o = a.opposite();
-        let mut f = [Pos::NONE; 2];
-        if super::five_squares(b, a, &mut f) > 0 {
-            return if d > 0 || !self.sv.strict {
-                Res::Win
-            } else {
-                Res::NoWin
-            };
-        }
         if let Some(r) = self.probe(b, d) {
             return r;
         }
         let outer_cut = std::mem::replace(&mut self.sv.depth_cut, false);
-        let r = self.or_inner(b, d, a, o);
+        let clo = self.sv.cands.len();
+        let mlo = self.sv.moves.len();
+        let r = self.or_inner(b, d, clo, mlo);
+        self.sv.cands.truncate(clo);
+        self.sv.moves.truncate(mlo);
         self.store(b, d, r);
         self.sv.depth_cut |= outer_cut;
         r
     }
 
-    fn or_inner(&mut self, b: &mut Board, d: u32, a: Color, o: Color) -> Res {
-        let vd = self.vcf_depth_at(d);
+    /// One pass over the board finds both sides' fives, the attacker's fours (for the VCF) and
+    /// his threat moves; then VCF, the block of a counter-four, or the threats in turn.
+    fn or_inner(&mut self, b: &mut Board, d: u32, clo: usize, mlo: usize) -> Res {
+        let a = b.side_to_move();
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        // A lone four only helps a VCT when a three follows it (VCF is tried first).
+        let (four_ok, three_ok) = if strict { (d >= 4, d >= 3) } else { (d >= 2, d >= 1) };
+        let last = b.history().iter().rev().find(|&&(_, c)| c == a).map(|&(p, _)| p);
+        let mut df = [Pos::NONE; 2];
+        let mut nf = 0;
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p) {
+                    continue;
+                }
+                if near(b, p, o) >= 4 && b.makes_five(p, o) && nf < 2 {
+                    df[nf] = p;
+                    nf += 1;
+                }
+                if near(b, p, a) < 2 {
+                    continue;
+                }
+                let pats = b.patterns(p, a);
+                if pats.contains(&Pattern::Five) {
+                    return if d > 0 || !strict {
+                        Res::Win
+                    } else {
+                        Res::NoWin
+                    };
+                }
+                let four = four_count(&pats) > 0;
+                if four {
+                    self.sv.cands.push(p);
+                }
+                // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
+                let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
+                if !(four && four_ok || three && three_ok) {
+                    if four || three {
+                        self.sv.depth_cut = true;
+                    }
+                    continue;
+                }
+                let mut score = shape_score(&pats);
+                if last.is_some_and(|l| l.distance(p) <= 2) {
+                    score += 6;
+                }
+                self.sv.moves.push((score, p));
+            }
+        }
+        if nf >= 2 {
+            return Res::NoWin;
+        }
+        let chi = self.sv.cands.len();
         let saved_base = self.sv.vcf_base;
-        let r = self.vcf_root(b, vd);
+        let must = if nf == 1 { Some(df[0]) } else { None };
+        let r = self.vcf_from(b, self.vcf_depth_at(d), must, clo, chi);
         self.sv.vcf_base = saved_base;
         if r != Res::NoWin {
             return r;
         }
-        if self.sv.strict && self.sv.vcf_cut {
+        if strict && self.sv.vcf_cut {
             self.sv.depth_cut = true;
         }
-        let mut df = [Pos::NONE; 2];
-        match super::five_squares(b, o, &mut df) {
-            0 => {}
-            1 => {
-                // The defender's counter-four: block it (free), then he moves again.
-                let t = df[0];
-                if !legal(b, t, a) {
-                    return Res::NoWin;
-                }
-                // In strict mode the block is an attacker move like any other.
-                let cost = u32::from(self.sv.strict);
-                if d < cost {
-                    self.sv.depth_cut = true;
-                    return Res::NoWin;
-                }
-                b.make(t);
-                let r = self.and_node(b, d - cost);
-                b.unmake();
-                return r;
+        self.sv.cands.truncate(clo);
+        if let Some(t) = must {
+            // The defender's counter-four: block it, then he moves again. In strict mode the
+            // block is an attacker move like any other.
+            self.sv.moves.truncate(mlo);
+            if !legal(b, t, a) {
+                return Res::NoWin;
             }
-            _ => return Res::NoWin,
+            let cost = u32::from(strict);
+            if d < cost {
+                self.sv.depth_cut = true;
+                return Res::NoWin;
+            }
+            b.make(t);
+            let r = self.and_node(b, d - cost);
+            b.unmake();
+            return r;
         }
-        let mlo = self.sv.moves.len();
-        self.gen_attacks(b, d);
         let mhi = self.sv.moves.len();
         if mhi - mlo > 1 {
             self.order_by_defences(b, d, mlo, mhi);
         }
-        let mut result = Res::NoWin;
         for i in mlo..mhi {
-            if self.sv.moves[i].0 == SKIP {
-                break;
-            }
             let m = self.sv.moves[i].1;
+            if !legal(b, m, a) {
+                continue;
+            }
             b.make(m);
             let r = self.and_node(b, d - 1);
             b.unmake();
             if r != Res::NoWin {
-                result = r;
-                break;
+                return r;
             }
         }
-        self.sv.moves.truncate(mlo);
-        result
+        Res::NoWin
     }
 
     /// Orders the attacks `moves[lo..hi]` by what they threaten, read on their own lines only:
@@ -267,12 +304,7 @@ impl Search<'_, '_> {
         if self.tick() {
             return Res::Abort;
         }
-        let o = b.side_to_move();
-        let a = o.opposite();
-        let mut df = [Pos::NONE; 2];
-        if super::five_squares(b, o, &mut df) > 0 {
-            return Res::NoWin;
-        }
+        let a = b.side_to_move().opposite();
         if let Some(r) = self.probe(b, d) {
             return r;
         }
@@ -303,20 +335,79 @@ impl Search<'_, '_> {
     }
 
     /// Pushes the defender's candidate defences (the side to move defends against `a`).
-    /// None when the attacker threatens nothing immediate (or lacks the depth to carry it out):
-    /// the node is not won. An empty list means nothing defends: the attacker wins.
+    /// None when the defender has a five, or the attacker threatens nothing immediate (or lacks
+    /// the depth to carry it out): the node is not won. An empty list means nothing defends.
     pub(super) fn gen_defences(&mut self, b: &mut Board, a: Color, d: u32) -> Option<()> {
         let o = a.opposite();
         let strict = self.sv.strict;
+        // One pass: the defender's fives (he wins), the attacker's fives, the attacker's
+        // open-four and double-four squares (threats, kept in `threats` with their count in
+        // `nt`) and the defender's four squares (counter-fours, stacked on `cands`).
         let mut af = [Pos::NONE; 2];
-        let n = super::five_squares(b, a, &mut af);
-        if n > 0 {
+        let mut n = 0;
+        let mut threats = [Pos::NONE; 32];
+        let mut nt = 0;
+        let clo = self.sv.cands.len();
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p) {
+                    continue;
+                }
+                let no = near(b, p, o);
+                if no >= 3 {
+                    let pats = b.patterns(p, o);
+                    if pats.contains(&Pattern::Five) {
+                        self.sv.cands.truncate(clo);
+                        return None;
+                    }
+                    if four_count(&pats) > 0 {
+                        self.sv.cands.push(p);
+                    }
+                }
+                if near(b, p, a) >= 3 {
+                    let pats = b.patterns(p, a);
+                    if pats.contains(&Pattern::Five) {
+                        if n < 2 {
+                            af[n] = p;
+                            n += 1;
+                        }
+                    } else if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2)
+                        && nt < threats.len()
+                    {
+                        threats[nt] = p;
+                        nt += 1;
+                    }
+                }
+            }
+        }
+        let chi = self.sv.cands.len();
+        let r = self.defences_from(b, a, d, &af[..n], &mut threats[..nt], clo, chi);
+        self.sv.cands.truncate(clo);
+        let _ = strict;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn defences_from(
+        &mut self,
+        b: &mut Board,
+        a: Color,
+        d: u32,
+        af: &[Pos],
+        threats: &mut [Pos],
+        clo: usize,
+        chi: usize,
+    ) -> Option<()> {
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        if !af.is_empty() {
             if strict && d < 1 {
                 self.sv.depth_cut = true;
                 return None;
             }
             let mut replies = [Pos::NONE; MAX_REPLIES];
-            let nr = self.four_replies(b, a, &af[..n], &mut replies);
+            let nr = self.four_replies(b, a, af, &mut replies);
             for &e in &replies[..nr] {
                 self.sv.moves.push((0, e));
             }
@@ -326,36 +417,24 @@ impl Search<'_, '_> {
             self.sv.depth_cut = true;
             return None;
         }
-        // The attacker's immediate threats: squares making an open four or two fours.
-        let tlo = self.sv.moves.len();
-        for y in 0..b.height() {
-            for x in 0..b.width() {
-                let p = Pos::new(x, y);
-                if !b.is_empty(p) || near(b, p, a) < 3 {
-                    continue;
-                }
-                let pats = b.patterns(p, a);
-                let winning = pats.contains(&Pattern::F4) || four_count(&pats) >= 2;
-                if winning && legal(b, p, a) {
-                    self.sv.moves.push((0, p));
-                }
+        // Only threats the attacker may play count (renju black's forbidden squares do not).
+        let mut nt = 0;
+        for i in 0..threats.len() {
+            if legal(b, threats[i], a) {
+                threats[nt] = threats[i];
+                nt += 1;
             }
         }
-        let thi = self.sv.moves.len();
-        if thi == tlo {
-            return self.vcf_threat_defences(b, a, d);
+        let threats = &threats[..nt];
+        if threats.is_empty() {
+            return self.vcf_threat_defences(b, a, d, clo, chi);
         }
         // Candidates: the threat squares, the squares on their four lines, counter-fours.
+        let tlo = self.sv.moves.len();
         let st = self.next_stamp();
-        let mut threats = [Pos::NONE; 32];
-        let nt = (thi - tlo).min(threats.len());
-        for (i, t) in threats[..nt].iter_mut().enumerate() {
-            *t = self.sv.moves[tlo + i].1;
-        }
         let mut cand: [(i32, Pos); 128] = [(0, Pos::NONE); 128];
         let mut nc = 0;
-        for i in tlo..thi {
-            let q = self.sv.moves[i].1;
+        for &q in threats {
             let pats = b.patterns(q, a);
             if self.sv.stamp[q.index()] != st && nc < cand.len() {
                 self.sv.stamp[q.index()] = st;
@@ -381,7 +460,6 @@ impl Search<'_, '_> {
                 }
             }
         }
-        self.sv.moves.truncate(tlo);
         // A block that leaves an open four standing loses at once: skip it. Fours count too.
         for &(pri, e) in &cand[..nc] {
             if !legal(b, e, o) {
@@ -390,7 +468,7 @@ impl Search<'_, '_> {
             let counter = four_count(&b.patterns(e, o)) > 0;
             b.make(e);
             let mut stops = true;
-            for &q in &threats[..nt] {
+            for &q in threats {
                 if b.is_empty(q) {
                     let pats = b.patterns(q, a);
                     if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2) && legal(b, q, a) {
@@ -405,17 +483,10 @@ impl Search<'_, '_> {
             }
         }
         // Counter-fours anywhere.
-        for y in 0..b.height() {
-            for x in 0..b.width() {
-                let p = Pos::new(x, y);
-                if b.is_empty(p)
-                    && self.sv.stamp[p.index()] != st
-                    && near(b, p, o) >= 3
-                    && four_count(&b.patterns(p, o)) > 0
-                    && legal(b, p, o)
-                {
-                    self.sv.moves.push((1, p));
-                }
+        for i in clo..chi {
+            let p = self.sv.cands[i];
+            if self.sv.stamp[p.index()] != st && legal(b, p, o) {
+                self.sv.moves.push((1, p));
             }
         }
         let hi = self.sv.moves.len();
@@ -426,7 +497,14 @@ impl Search<'_, '_> {
     /// No open-four threat: if the attacker would have a VCF were it his move, the defender
     /// tries the squares of that VCF and his counter-fours (as quintet does; a defence off the
     /// line that still breaks the VCF is not tried, see the report). None: no threat.
-    fn vcf_threat_defences(&mut self, b: &mut Board, a: Color, d: u32) -> Option<()> {
+    fn vcf_threat_defences(
+        &mut self,
+        b: &mut Board,
+        a: Color,
+        d: u32,
+        clo: usize,
+        chi: usize,
+    ) -> Option<()> {
         let o = a.opposite();
         let strict = self.sv.strict;
         if strict && d < 3 {
@@ -453,17 +531,10 @@ impl Search<'_, '_> {
                 self.sv.moves.push((2 + (i % 2) as i32, p));
             }
         }
-        for y in 0..b.height() {
-            for x in 0..b.width() {
-                let p = Pos::new(x, y);
-                if b.is_empty(p)
-                    && self.sv.stamp[p.index()] != st
-                    && near(b, p, o) >= 3
-                    && four_count(&b.patterns(p, o)) > 0
-                    && legal(b, p, o)
-                {
-                    self.sv.moves.push((1, p));
-                }
+        for i in clo..chi {
+            let p = self.sv.cands[i];
+            if self.sv.stamp[p.index()] != st && legal(b, p, o) {
+                self.sv.moves.push((1, p));
             }
         }
         let hi = self.sv.moves.len();
