@@ -13,6 +13,7 @@ pub(super) const MAX_REPLIES: usize = 24;
 
 /// Salt of VCF entries in the shared table.
 const SALT: u64 = 0x5BD1_E995_7F4A_7C15;
+const SALT_BUDGET: u64 = 0x6A09_E667_F3BC_C909;
 
 impl Search<'_, '_> {
     /// VCF for the side to move, from scratch. On a win `sv.line` holds the line.
@@ -75,6 +76,10 @@ impl Search<'_, '_> {
     ) -> Res {
         self.sv.vcf_base = self.sv.path.len();
         self.sv.vcf_cut = false;
+        self.sv.vcf_stop = match self.sv.vcf_budget {
+            0 => u64::MAX,
+            n => self.sv.nodes.saturating_add(n),
+        };
         if depth == 0 {
             return Res::NoWin;
         }
@@ -91,14 +96,16 @@ impl Search<'_, '_> {
         lo: usize,
         hi: usize,
     ) -> Res {
-        if depth < 2 {
+        if depth < 2 || self.sv.nodes >= self.sv.vcf_stop {
             self.sv.vcf_cut = true;
             return Res::NoWin;
         }
         if self.tick() {
             return Res::Abort;
         }
-        let key = b.hash() ^ SALT;
+        // A VCF under a node budget (inside a VCT) keeps its own entries: its cut-offs say
+        // nothing about an unbudgeted search.
+        let key = b.hash() ^ if self.sv.vcf_budget == 0 { SALT } else { SALT_BUDGET };
         if let Some(Entry::NoWin(d)) = self.sv.tt.probe(key) {
             if d >= depth {
                 if d < UNLIMITED {

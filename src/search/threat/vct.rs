@@ -154,7 +154,7 @@ impl Search<'_, '_> {
         if r != Res::NoWin {
             return r;
         }
-        if strict && self.sv.vcf_cut {
+        if self.sv.vcf_cut {
             self.sv.depth_cut = true;
         }
         self.sv.cands.truncate(clo);
@@ -516,7 +516,7 @@ impl Search<'_, '_> {
         let r = self.vcf_root(b, vd);
         b.set_side_to_move(o);
         if r != Res::Win {
-            if strict && self.sv.vcf_cut {
+            if self.sv.vcf_cut {
                 self.sv.depth_cut = true;
             }
             return None;
