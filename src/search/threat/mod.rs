@@ -111,11 +111,6 @@ pub struct Solver {
     vcf_stop: u64,
     /// VCT: the proof-number tree.
     pn: Vec<pns::PnNode>,
-    pn_lazy: bool,
-    /// VCT: moves on the board when the search started.
-    root_moves: usize,
-    /// VCT: a three must lie within this distance of an attacking move of the search (0: any).
-    locality: usize,
 }
 
 impl Default for Solver {
@@ -152,10 +147,7 @@ impl Solver {
             vcf_budget: 0,
             vct_vcf_budget: VCT_VCF_BUDGET,
             vcf_stop: u64::MAX,
-            root_moves: 0,
             pn: Vec::new(),
-            pn_lazy: true,
-            locality: 0,
         }
     }
 
@@ -227,6 +219,8 @@ impl Solver {
     ) -> Proof {
         let mut s = Search::begin(self, board, limits, Some(stop));
         s.sv.strict = true;
+        // "Within N moves" asks for exactness: no budget on the inner VCFs.
+        s.sv.vcf_budget = 0;
         let mut result = Res::NoWin;
         for depth in 1..=max_moves.min(UNLIMITED - 1) {
             s.sv.depth_cut = false;
@@ -257,7 +251,6 @@ impl<'s, 'a> Search<'s, 'a> {
         sv.deadline = limits.deadline;
         sv.aborted = false;
         sv.attacker = board.side_to_move();
-        sv.root_moves = board.move_count();
         sv.cands.clear();
         sv.moves.clear();
         sv.path.clear();

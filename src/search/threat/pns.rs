@@ -149,15 +149,11 @@ impl Search<'_, '_> {
             let mut df = [Pos::NONE; 2];
             match super::five_squares(b, o, &mut df) {
                 0 => self.gen_attacks(b, FREE),
-                1 => {
-                    if super::legal(b, df[0], a) {
-                        self.sv.moves.push((0, df[0]));
-                    }
-                }
+                1 if super::legal(b, df[0], a) => self.sv.moves.push((0, df[0])),
                 _ => {}
             }
         } else if self.gen_defences(b, a, FREE).is_none() {
-            // Not reachable for a node created as unknown; treat as refuted.
+            // The defender has a five, or nothing is threatened: refuted.
             self.sv.moves.truncate(mlo);
             self.sv.pn[idx].pn = INF;
             self.sv.pn[idx].dn = 0;
@@ -168,12 +164,9 @@ impl Search<'_, '_> {
         for i in mlo..mhi {
             let mv = self.sv.moves[i].1;
             b.make(mv);
+            // Attacks start at (1, 1): judging each at creation costs more than it saves.
             let (pn, dn) = if or {
-                if self.sv.pn_lazy {
-                    (1, 1)
-                } else {
-                    self.eval_and(b, a)
-                }
+                (1, 1)
             } else {
                 match self.eval_or(b) {
                     Some(Res::Win) => (0, INF),
@@ -212,29 +205,6 @@ impl Search<'_, '_> {
             self.update(idx);
         }
         Res::NoWin
-    }
-
-    /// Defender to move after an attacking move: the initial numbers.
-    fn eval_and(&mut self, b: &mut Board, a: crate::board::Color) -> (u32, u32) {
-        let o = a.opposite();
-        let mut df = [Pos::NONE; 2];
-        if super::five_squares(b, o, &mut df) > 0 {
-            return (INF, 0);
-        }
-        let mlo = self.sv.moves.len();
-        let r = match self.gen_defences(b, a, FREE) {
-            None => (INF, 0),
-            Some(()) => {
-                let n = (self.sv.moves.len() - mlo) as u32;
-                if n == 0 {
-                    (0, INF)
-                } else {
-                    (n, 1)
-                }
-            }
-        };
-        self.sv.moves.truncate(mlo);
-        r
     }
 
     /// The main line of the proven tree under `idx` (the board stands at it).
@@ -303,7 +273,10 @@ impl Search<'_, '_> {
             }
             // Follow the defence with the biggest proof (the most stubborn one).
             let kids = n.first as usize..(n.first + n.count) as usize;
-            let c = kids.clone().max_by_key(|&c| self.sv.pn[c].count).unwrap_or(kids.start);
+            let c = kids
+                .clone()
+                .max_by_key(|&c| self.sv.pn[c].count)
+                .unwrap_or(kids.start);
             let mv = self.sv.pn[c].mv;
             out.push(mv);
             b.make(mv);

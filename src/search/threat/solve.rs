@@ -461,3 +461,26 @@ fn batch(o: &Opts, path: &str) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_positions_in_each_form() {
+        let b = board_from_stones(15, 15, Rule::Renju, "H8,I9", "A1", None).unwrap();
+        assert_eq!(b.stone(Pos::new(7, 7)), Some(Color::Black));
+        assert_eq!(b.stone(Pos::new(0, 14)), Some(Color::White));
+        assert_eq!(b.side_to_move(), Color::White);
+        assert!(board_from_stones(15, 15, Rule::Renju, "H8", "H8", None).is_err());
+        assert!(board_from_stones(15, 15, Rule::Renju, "Z99", "", None).is_err());
+        let psq = "Piskvork 15x15, 11:11, 0\n8,8,0\n9,9,0\n-1\n";
+        let b = board_from_psq(psq, Rule::Freestyle, None).unwrap();
+        assert_eq!((b.width(), b.move_count()), (15, 2));
+        assert_eq!(b.stone(Pos::new(8, 8)), Some(Color::White));
+        assert!(parse_args(&["--kind".into(), "vcx".into()]).is_err());
+        assert!(parse_args(&["--nodes".into()]).is_err());
+        assert_eq!(parse_size("20").unwrap(), (20, 20));
+        assert!(parse_rule("renju").is_ok() && parse_rule("4").is_ok());
+    }
+}

@@ -372,3 +372,41 @@ fn shared_renju_vcf_rows_all_solved_and_verified() {
     // One white row has no VCF within the rules (see the report); every other row is solved.
     assert!(solved >= rows - 1, "{solved}/{rows}");
 }
+
+#[test]
+fn proof_number_search_finds_the_same_wins() {
+    for rule in [Rule::Freestyle, Rule::Renju, Rule::Caro] {
+        let b = double_three(rule, Color::White);
+        let mut s = Solver::new();
+        let mut work = b.clone();
+        let stop = AtomicBool::new(false);
+        let p = s.vct_pns(&mut work, &ThreatLimits::nodes(1_000_000), &stop, 100_000);
+        assert_win(&b, &p, LineKind::Vct);
+        assert_eq!(work.hash(), b.hash());
+    }
+    let mut quiet = Board::new(15, 15, Rule::Standard).unwrap();
+    quiet.play(Pos::new(7, 7)).unwrap();
+    quiet.play(Pos::new(8, 8)).unwrap();
+    let stop = AtomicBool::new(false);
+    let p = Solver::new().vct_pns(&mut quiet, &ThreatLimits::default(), &stop, 100_000);
+    assert_eq!(p, Proof::NoWin);
+}
+
+#[test]
+fn verifier_rejects_broken_lines() {
+    let b = four_three(Rule::Freestyle);
+    let Proof::Win(line) = vcf(&b) else {
+        panic!("no win")
+    };
+    assert!(verify_line(&b, &line, LineKind::Vcf).is_ok());
+    // A defender reply that does not block the five.
+    let mut bad = line.clone();
+    bad[1] = Pos::new(0, 14);
+    assert!(verify_line(&b, &bad, LineKind::Vcf).is_err());
+    // A line cut short of the five.
+    assert!(verify_line(&b, &line[..line.len() - 2], LineKind::Vcf).is_err());
+    // An occupied square.
+    let mut bad = line.clone();
+    bad[0] = Pos::new(3, 10);
+    assert!(verify_line(&b, &bad, LineKind::Vcf).is_err());
+}

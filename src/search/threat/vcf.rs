@@ -105,7 +105,12 @@ impl Search<'_, '_> {
         }
         // A VCF under a node budget (inside a VCT) keeps its own entries: its cut-offs say
         // nothing about an unbudgeted search.
-        let key = b.hash() ^ if self.sv.vcf_budget == 0 { SALT } else { SALT_BUDGET };
+        let key = b.hash()
+            ^ if self.sv.vcf_budget == 0 {
+                SALT
+            } else {
+                SALT_BUDGET
+            };
         if let Some(Entry::NoWin(d)) = self.sv.tt.probe(key) {
             if d >= depth {
                 if d < UNLIMITED {

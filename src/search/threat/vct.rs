@@ -99,8 +99,17 @@ impl Search<'_, '_> {
         let o = a.opposite();
         let strict = self.sv.strict;
         // A lone four only helps a VCT when a three follows it (VCF is tried first).
-        let (four_ok, three_ok) = if strict { (d >= 4, d >= 3) } else { (d >= 2, d >= 1) };
-        let last = b.history().iter().rev().find(|&&(_, c)| c == a).map(|&(p, _)| p);
+        let (four_ok, three_ok) = if strict {
+            (d >= 4, d >= 3)
+        } else {
+            (d >= 2, d >= 1)
+        };
+        let last = b
+            .history()
+            .iter()
+            .rev()
+            .find(|&&(_, c)| c == a)
+            .map(|&(p, _)| p);
         let mut df = [Pos::NONE; 2];
         let mut nf = 0;
         for y in 0..b.height() {
@@ -209,8 +218,7 @@ impl Search<'_, '_> {
                     let q = m.step(d, k);
                     if k != 0 && b.contains(q) && b.is_empty(q) {
                         let pats = b.patterns(q, a);
-                        if pats[d] == Pattern::F4 || (pats[d].is_four() && four_count(&pats) >= 2)
-                        {
+                        if pats[d] == Pattern::F4 || (pats[d].is_four() && four_count(&pats) >= 2) {
                             threats += 1;
                         }
                     }
@@ -246,18 +254,6 @@ impl Search<'_, '_> {
             .rev()
             .find(|&&(_, c)| c == a)
             .map(|&(p, _)| p);
-        // Threes far from every attacking move of this search rarely matter: leave them out
-        // (the answer is then no longer exhaustive, so a NoWin becomes a depth cut).
-        let root = self.sv.root_moves.min(b.history().len());
-        let mut recent = [Pos::NONE; 8];
-        let mut nrecent = 0;
-        for &(p, c) in b.history()[root..].iter().rev() {
-            if c == a && nrecent < recent.len() {
-                recent[nrecent] = p;
-                nrecent += 1;
-            }
-        }
-        let local = self.sv.locality;
         let mlo = self.sv.moves.len();
         for y in 0..b.height() {
             for x in 0..b.width() {
@@ -273,14 +269,6 @@ impl Search<'_, '_> {
                     if four || three {
                         self.sv.depth_cut = true;
                     }
-                    continue;
-                }
-                if !four
-                    && local > 0
-                    && nrecent > 0
-                    && recent[..nrecent].iter().all(|r| r.distance(p) > local)
-                {
-                    self.sv.depth_cut = true;
                     continue;
                 }
                 if !legal(b, p, a) {
