@@ -379,6 +379,13 @@ fn any_legal(b: &mut Board, c: Color, prefer: &[Pos]) -> Option<Pos> {
             return Some(p);
         }
     }
-    let squares: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p)).collect();
-    squares.into_iter().find(|&p| legal(b, p, c))
+    for y in 0..b.height() {
+        for x in 0..b.width() {
+            let p = Pos::new(x, y);
+            if b.is_empty(p) && legal(b, p, c) {
+                return Some(p);
+            }
+        }
+    }
+    None
 }

@@ -410,3 +410,32 @@ fn verifier_rejects_broken_lines() {
     bad[0] = Pos::new(3, 10);
     assert!(verify_line(&b, &bad, LineKind::Vcf).is_err());
 }
+
+#[test]
+#[ignore = "timing report, run in release: cargo test --release -- --ignored --nocapture quiescence"]
+fn quiescence_sized_vcf_calls_are_cheap() {
+    // A middle-game position with fours on both sides; many calls with a small budget.
+    let moves = "h8i9h7h9g9i7i8g8j10f7k11j7e6h10";
+    let mut b = Board::from_moves(
+        15,
+        15,
+        Rule::Renju,
+        &parse_move_list(moves, 15, 15, Rows::FromTop).unwrap(),
+    )
+    .unwrap();
+    let mut s = Solver::new();
+    let n = 100_000;
+    let start = Instant::now();
+    let mut wins = 0;
+    for _ in 0..n {
+        if let Proof::Win(_) = s.vcf(&mut b, &ThreatLimits::nodes(32)) {
+            wins += 1;
+        }
+    }
+    let per = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+    println!(
+        "vcf with 32 nodes: {per:.2} us per call ({wins} wins, {} nodes last)",
+        s.nodes()
+    );
+    assert!(per < 1000.0);
+}
