@@ -449,6 +449,8 @@ impl Search<'_, '_> {
             }
         }
         // A block that leaves an open four standing loses at once: skip it. Fours count too.
+        // Order by the defender's own shape with a small bonus for direct blocks: a defence
+        // that also builds refutes more often (measured on the renju puzzle set).
         for &(pri, e) in &cand[..nc] {
             if !legal(b, e, o) {
                 continue;
@@ -467,14 +469,16 @@ impl Search<'_, '_> {
             }
             b.unmake();
             if stops || counter {
-                self.sv.moves.push((pri, e));
+                self.sv
+                    .moves
+                    .push((pri * 8 + shape_score(&b.patterns(e, o)), e));
             }
         }
         // Counter-fours anywhere.
         for i in clo..chi {
             let p = self.sv.cands[i];
             if self.sv.stamp[p.index()] != st && legal(b, p, o) {
-                self.sv.moves.push((1, p));
+                self.sv.moves.push((8 + shape_score(&b.patterns(p, o)), p));
             }
         }
         let hi = self.sv.moves.len();
@@ -515,14 +519,14 @@ impl Search<'_, '_> {
             let p = self.sv.line[i];
             if self.sv.stamp[p.index()] != st && legal(b, p, o) {
                 self.sv.stamp[p.index()] = st;
-                // Earlier squares of the line first: they cut it shortest.
-                self.sv.moves.push((2 + (i % 2) as i32, p));
+                // By the defender's own shape: a block that also builds refutes more often.
+                self.sv.moves.push((shape_score(&b.patterns(p, o)), p));
             }
         }
         for i in clo..chi {
             let p = self.sv.cands[i];
             if self.sv.stamp[p.index()] != st && legal(b, p, o) {
-                self.sv.moves.push((1, p));
+                self.sv.moves.push((shape_score(&b.patterns(p, o)), p));
             }
         }
         let hi = self.sv.moves.len();
