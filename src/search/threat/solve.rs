@@ -376,7 +376,7 @@ fn batch(o: &Opts, path: &str) -> Result<()> {
         let (verdict, shown) = match &proof {
             Proof::NoWin if expect_nowin => {
                 st.solved += 1;
-                ("win".to_string(), Vec::new())
+                ("nowin-as-expected".to_string(), Vec::new())
             }
             Proof::Win(l) if expect_nowin => {
                 let why = match verify_line(&b, l, LineKind::Vct) {
@@ -411,7 +411,7 @@ fn batch(o: &Opts, path: &str) -> Result<()> {
             Proof::NoWin => ("nowin".to_string(), Vec::new()),
             Proof::Unknown => ("unknown".to_string(), Vec::new()),
         };
-        if o.verbose || verdict != "win" {
+        if o.verbose || !(verdict == "win" || verdict == "nowin-as-expected") {
             let names: Vec<String> = shown
                 .iter()
                 .map(|&p: &Pos| square_name(p, h, Rows::FromBottom))
