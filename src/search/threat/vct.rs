@@ -232,7 +232,7 @@ impl Search<'_, '_> {
                 (true, _) => 2,
                 _ => 1,
             };
-            self.sv.moves[i].0 = group * 4096 + score.min(4095);
+            self.sv.moves[i].0 = group * 16 + score.min(4095);
         }
         self.sv.moves[lo..hi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
     }
