@@ -1,9 +1,23 @@
 //! Threat-space search: VCF (continuous fours) and VCT (continuous threats) solvers that prove
 //! forced wins under each rule, used at the root, as the alpha-beta quiescence, and by `solve`.
+//! The solver owns its caches (a fixed hash table and move stacks) so a search allocates nothing.
 
-use crate::board::{Board, Pos};
-use std::sync::atomic::AtomicBool;
+mod pns;
+mod solve;
+mod tt;
+mod vcf;
+mod vct;
+pub mod verify;
+
+#[cfg(test)]
+mod tests;
+
+pub use solve::solve_main;
+
+use crate::board::{Board, Color, Pattern, Pos, Rule, NCELLS};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+use tt::Table;
 
 /// Bounds on one threat search.
 #[derive(Clone, Copy, Debug)]
@@ -12,6 +26,22 @@ pub struct ThreatLimits {
     pub max_nodes: u64,
     /// Give up at this instant.
     pub deadline: Option<Instant>,
+}
+
+impl ThreatLimits {
+    /// A node budget with no deadline.
+    pub fn nodes(max_nodes: u64) -> ThreatLimits {
+        ThreatLimits {
+            max_nodes,
+            deadline: None,
+        }
+    }
+}
+
+impl Default for ThreatLimits {
+    fn default() -> Self {
+        ThreatLimits::nodes(u64::MAX)
+    }
 }
 
 /// The answer of a threat search for the side to move.
@@ -26,30 +56,336 @@ pub enum Proof {
     Unknown,
 }
 
+/// Outcome of one node inside the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Res {
+    Win,
+    NoWin,
+    Abort,
+}
+
+/// "No depth limit" for the VCF depth counter (the board runs out first).
+const UNLIMITED: u32 = 255;
+/// Largest VCT threat depth the iterative deepening tries.
+const VCT_MAX_THREATS: u32 = 12;
+/// Node budget of each VCF inside a VCT: deep VCFs are rare and a long failing one costs more
+/// than the threats it would save (measured on the renju puzzle set).
+const VCT_VCF_BUDGET: u64 = 200;
+/// Capacity of the candidate stack (squares over all plies of one search).
+const CAND_CAP: usize = 1 << 16;
+/// Default hash table: 2^20 entries of 12 bytes.
+const DEFAULT_TT_BITS: u32 = 20;
+
 /// A threat solver with its own caches; one per search thread, reused across searches.
-#[derive(Default)]
-pub struct Solver {}
+pub struct Solver {
+    tt: Table,
+    /// Candidate squares of every VCF ply, stacked.
+    cands: Vec<Pos>,
+    /// Scored moves of every ply, stacked.
+    moves: Vec<(i32, Pos)>,
+    /// Generation stamps for de-duplicating squares.
+    stamp: Vec<u32>,
+    stamp_gen: u32,
+    /// Moves on the path from the search root (attacker and defender alternately).
+    path: Vec<Pos>,
+    /// The winning line once found.
+    line: Vec<Pos>,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    attacker: Color,
+    /// VCT: depth counts every attacker move (including the five) instead of threats only.
+    strict: bool,
+    /// VCT: set when some node was cut by the depth limit (so NoWin is not final).
+    depth_cut: bool,
+    /// VCF: set when a subtree was cut by the depth limit (its NoWin holds for that depth only).
+    vcf_cut: bool,
+    /// VCF: where the VCF's own moves start in `path`.
+    vcf_base: usize,
+    /// Node budget of one VCF inside a VCT (0: none); a VCF over it counts as cut.
+    vcf_budget: u64,
+    /// `vcf_budget` during a VCT.
+    vct_vcf_budget: u64,
+    /// The node count at which the running VCF stops.
+    vcf_stop: u64,
+    /// VCT: the proof-number tree.
+    pn: Vec<pns::PnNode>,
+}
 
-impl Solver {
-    pub fn new() -> Solver {
-        Solver {}
-    }
-
-    /// Forgets cached results (new game).
-    pub fn clear(&mut self) {}
-
-    /// Looks for a VCF for the side to move. The board is restored before returning.
-    pub fn vcf(&mut self, _board: &mut Board, _limits: &ThreatLimits) -> Proof {
-        Proof::Unknown
-    }
-
-    /// Looks for a VCT for the side to move. Returns `Unknown` promptly once `stop` is set.
-    pub fn vct(&mut self, _board: &mut Board, _limits: &ThreatLimits, _stop: &AtomicBool) -> Proof {
-        Proof::Unknown
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
     }
 }
 
-/// Entry point of `pbrain-gorin solve`.
-pub fn solve_main(_args: &[String]) -> anyhow::Result<()> {
-    anyhow::bail!("the solver is not written yet")
+impl Solver {
+    /// A solver with the default table (2^20 entries, 12 MiB).
+    pub fn new() -> Solver {
+        Solver::with_table_bits(DEFAULT_TT_BITS)
+    }
+
+    /// A solver with a hash table of 2^bits entries (12 bytes each); bits is clamped to 10..=28.
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver {
+            tt: Table::new(bits.clamp(10, 28)),
+            cands: Vec::with_capacity(CAND_CAP),
+            moves: Vec::with_capacity(CAND_CAP),
+            stamp: vec![0; NCELLS],
+            stamp_gen: 0,
+            path: Vec::with_capacity(2048),
+            line: Vec::with_capacity(2048),
+            nodes: 0,
+            max_nodes: u64::MAX,
+            deadline: None,
+            aborted: false,
+            attacker: Color::Black,
+            strict: false,
+            depth_cut: false,
+            vcf_cut: false,
+            vcf_base: 0,
+            vcf_budget: 0,
+            vct_vcf_budget: VCT_VCF_BUDGET,
+            vcf_stop: u64::MAX,
+            pn: Vec::new(),
+        }
+    }
+
+    /// Forgets cached results (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Nodes visited by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Looks for a VCF for the side to move. The board is restored before returning.
+    pub fn vcf(&mut self, board: &mut Board, limits: &ThreatLimits) -> Proof {
+        self.vcf_depth(board, limits, UNLIMITED)
+    }
+
+    /// Looks for a VCF of at most `max_moves` attacker moves (the final five included).
+    pub fn vcf_depth(&mut self, board: &mut Board, limits: &ThreatLimits, max_moves: u32) -> Proof {
+        let mut s = Search::begin(self, board, limits, None);
+        let r = s.vcf_root(board, max_moves.min(UNLIMITED));
+        s.finish(r)
+    }
+
+    /// Looks for a VCT for the side to move (threes and fours; fours are free, the depth counts
+    /// the three-moves). Returns `Unknown` promptly once `stop` is set.
+    pub fn vct(&mut self, board: &mut Board, limits: &ThreatLimits, stop: &AtomicBool) -> Proof {
+        let mut s = Search::begin(self, board, limits, Some(stop));
+        s.sv.strict = false;
+        let mut result = Res::NoWin;
+        for depth in 0..=VCT_MAX_THREATS {
+            s.sv.depth_cut = false;
+            result = s.vct_root(board, depth);
+            if result != Res::NoWin || !s.sv.depth_cut {
+                break;
+            }
+        }
+        if result == Res::NoWin && s.sv.depth_cut {
+            result = Res::Abort;
+        }
+        s.finish(result)
+    }
+
+    /// Looks for a VCT by proof-number search (same threats and defences as `vct`, no depth
+    /// bound); the tree holds at most `max_tree` nodes (about 20 bytes each).
+    pub fn vct_pns(
+        &mut self,
+        board: &mut Board,
+        limits: &ThreatLimits,
+        stop: &AtomicBool,
+        max_tree: usize,
+    ) -> Proof {
+        let mut s = Search::begin(self, board, limits, Some(stop));
+        let r = s.pns_root(board, max_tree);
+        s.sv.pn.clear();
+        s.finish(r)
+    }
+
+    /// Looks for a VCT of at most `max_moves` attacker moves, the five included (as puzzle books
+    /// count "win in N"). Iterates the depth from 1 so the line found is a shortest one. NoWin
+    /// means no win within `max_moves`.
+    pub fn vct_depth(
+        &mut self,
+        board: &mut Board,
+        limits: &ThreatLimits,
+        stop: &AtomicBool,
+        max_moves: u32,
+    ) -> Proof {
+        let mut s = Search::begin(self, board, limits, Some(stop));
+        s.sv.strict = true;
+        // "Within N moves" asks for exactness: no budget on the inner VCFs.
+        s.sv.vcf_budget = 0;
+        let mut result = Res::NoWin;
+        for depth in 1..=max_moves.min(UNLIMITED - 1) {
+            s.sv.depth_cut = false;
+            result = s.vct_root(board, depth);
+            if result != Res::NoWin || !s.sv.depth_cut {
+                break;
+            }
+        }
+        s.finish(result)
+    }
+}
+
+/// One search in progress: the solver's buffers plus the caller's stop flag.
+struct Search<'s, 'a> {
+    sv: &'s mut Solver,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<'s, 'a> Search<'s, 'a> {
+    fn begin(
+        sv: &'s mut Solver,
+        board: &Board,
+        limits: &ThreatLimits,
+        stop: Option<&'a AtomicBool>,
+    ) -> Search<'s, 'a> {
+        sv.nodes = 0;
+        sv.max_nodes = limits.max_nodes;
+        sv.deadline = limits.deadline;
+        sv.aborted = false;
+        sv.attacker = board.side_to_move();
+        sv.cands.clear();
+        sv.moves.clear();
+        sv.path.clear();
+        sv.line.clear();
+        sv.depth_cut = false;
+        sv.strict = false;
+        sv.vcf_budget = if stop.is_some() { sv.vct_vcf_budget } else { 0 };
+        Search { sv, stop }
+    }
+
+    fn finish(&mut self, r: Res) -> Proof {
+        self.sv.strict = false;
+        match r {
+            Res::Win => Proof::Win(self.sv.line.clone()),
+            Res::NoWin => Proof::NoWin,
+            Res::Abort => Proof::Unknown,
+        }
+    }
+
+    /// Counts a node; true when a limit says stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        let sv = &mut *self.sv;
+        if sv.aborted {
+            return true;
+        }
+        sv.nodes += 1;
+        if sv.nodes >= sv.max_nodes {
+            sv.aborted = true;
+        } else if sv.nodes & 1023 == 0 {
+            if let Some(d) = sv.deadline {
+                if Instant::now() >= d {
+                    sv.aborted = true;
+                }
+            }
+            if let Some(s) = self.stop {
+                if s.load(Ordering::Relaxed) {
+                    sv.aborted = true;
+                }
+            }
+        }
+        sv.aborted
+    }
+
+    #[inline]
+    fn next_stamp(&mut self) -> u32 {
+        let sv = &mut *self.sv;
+        sv.stamp_gen = sv.stamp_gen.wrapping_add(1);
+        if sv.stamp_gen == 0 {
+            sv.stamp.iter_mut().for_each(|s| *s = 0);
+            sv.stamp_gen = 1;
+        }
+        sv.stamp_gen
+    }
+}
+
+/// Whether colour `c` may play the empty square `p` under the board's rule.
+#[inline]
+fn legal(b: &mut Board, p: Pos, c: Color) -> bool {
+    !(c == Color::Black && b.rule() == Rule::Renju && b.is_forbidden(p))
+}
+
+/// Number of fours a stone of `c` on `p` would make (a `DoubleFour` line counts two).
+#[inline]
+fn four_count(pats: &[Pattern; 4]) -> u32 {
+    pats.iter().map(|p| p.four_count()).sum()
+}
+
+/// Ordering score of an attacking move from its line shapes.
+#[inline]
+fn shape_score(pats: &[Pattern; 4]) -> i32 {
+    pats.iter()
+        .map(|p| match p {
+            Pattern::F4 | Pattern::DoubleFour => 60,
+            Pattern::B4 => 12,
+            Pattern::F3 => 16,
+            Pattern::B3 => 4,
+            Pattern::F2 => 2,
+            Pattern::B2 => 1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The most stones of colour `c` within five squares of `p` along any one line: a cheap bound
+/// read from the line keys (no table lookup) that lets board scans skip hopeless squares
+/// (a five needs 4 such stones, a four 3, a three 2).
+#[inline]
+fn near(b: &Board, p: Pos, c: Color) -> u32 {
+    let mut best = 0;
+    for d in 0..4 {
+        let k = b.key(p, d);
+        let lo = k & 0x55555;
+        let hi = (k >> 1) & 0x55555;
+        let own = match c {
+            Color::Black => lo & !hi,
+            Color::White => hi & !lo,
+        };
+        best = best.max(own.count_ones());
+    }
+    best
+}
+
+/// The empty squares where `c` makes a five, scanning the whole board; stops after `max`.
+fn five_squares(b: &Board, c: Color, out: &mut [Pos; 2]) -> usize {
+    let mut n = 0;
+    for y in 0..b.height() {
+        for x in 0..b.width() {
+            let p = Pos::new(x, y);
+            if b.is_empty(p) && near(b, p, c) >= 4 && b.makes_five(p, c) {
+                out[n] = p;
+                n += 1;
+                if n == out.len() {
+                    return n;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// A legal move for `c` (preferring `prefer` squares), for lines where any reply loses.
+fn any_legal(b: &mut Board, c: Color, prefer: &[Pos]) -> Option<Pos> {
+    for &p in prefer {
+        if b.contains(p) && b.is_empty(p) && legal(b, p, c) {
+            return Some(p);
+        }
+    }
+    for y in 0..b.height() {
+        for x in 0..b.width() {
+            let p = Pos::new(x, y);
+            if b.is_empty(p) && legal(b, p, c) {
+                return Some(p);
+            }
+        }
+    }
+    None
 }

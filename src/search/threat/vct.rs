@@ -1,0 +1,610 @@
+//! VCT: depth-first AND/OR search over threats with iterative deepening. The attacker plays a
+//! four or a move that makes an open three; the defender tries every square that stops each
+//! immediate open-four threat (the squares of the four-to-be and of its five squares' line,
+//! which covers the far blocks of split threes) and every counter-four; a counter-four is
+//! blocked and the defender moves again. Each attacker node first asks the VCF solver.
+//! Proven results are cached by position and depth; the main line is re-derived at the end.
+
+use super::tt::Entry;
+use super::vcf::MAX_REPLIES;
+use super::{any_legal, four_count, legal, near, shape_score, Res, Search, UNLIMITED};
+use crate::board::{Board, Color, Pattern, Pos};
+
+const SALT: u64 = 0x2545_F491_4F6C_DD1D;
+const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
+
+impl Search<'_, '_> {
+    /// One iteration at `depth`; on a win `sv.line` holds the main line.
+    pub(super) fn vct_root(&mut self, b: &mut Board, depth: u32) -> Res {
+        let r = self.or_node(b, depth);
+        if r != Res::Win {
+            return r;
+        }
+        // Re-derive the main line from the cached proof; give it its own node allowance.
+        let saved_max = self.sv.max_nodes;
+        self.sv.max_nodes = self.sv.nodes.saturating_add(self.sv.nodes.max(1 << 20));
+        let mut out = Vec::with_capacity(64);
+        let ok = self.extract_or(b, depth, &mut out, 0);
+        self.sv.max_nodes = saved_max;
+        if ok {
+            self.sv.line.clear();
+            self.sv.line.extend_from_slice(&out);
+            Res::Win
+        } else {
+            Res::Abort
+        }
+    }
+
+    fn vct_key(&self, b: &Board) -> u64 {
+        b.hash() ^ SALT ^ if self.sv.strict { SALT_STRICT } else { 0 }
+    }
+
+    /// The depth a VCF may use at an attacker node of depth `d`.
+    fn vcf_depth_at(&self, d: u32) -> u32 {
+        if self.sv.strict {
+            d
+        } else {
+            UNLIMITED
+        }
+    }
+
+    fn probe(&mut self, b: &Board, d: u32) -> Option<Res> {
+        match self.sv.tt.probe(self.vct_key(b)) {
+            Some(Entry::Win(w)) if w <= d => Some(Res::Win),
+            Some(Entry::NoWin(w)) if w >= d => {
+                if w < UNLIMITED {
+                    self.sv.depth_cut = true;
+                }
+                Some(Res::NoWin)
+            }
+            _ => None,
+        }
+    }
+
+    fn store(&mut self, b: &Board, d: u32, r: Res) {
+        let key = self.vct_key(b);
+        match r {
+            Res::Win => self.sv.tt.store(key, Entry::Win(d)),
+            Res::NoWin => {
+                let w = if self.sv.depth_cut { d } else { UNLIMITED };
+                self.sv.tt.store(key, Entry::NoWin(w));
+            }
+            Res::Abort => {}
+        }
+    }
+
+    /// Attacker to move with `d` left (attacker moves in strict mode, threes otherwise).
+    fn or_node(&mut self, b: &mut Board, d: u32) -> Res {
+        if self.tick() {
+            return Res::Abort;
+        }
+        if let Some(r) = self.probe(b, d) {
+            return r;
+        }
+        let outer_cut = std::mem::replace(&mut self.sv.depth_cut, false);
+        let clo = self.sv.cands.len();
+        let mlo = self.sv.moves.len();
+        let r = self.or_inner(b, d, clo, mlo);
+        self.sv.cands.truncate(clo);
+        self.sv.moves.truncate(mlo);
+        self.store(b, d, r);
+        self.sv.depth_cut |= outer_cut;
+        r
+    }
+
+    /// One pass over the board finds both sides' fives, the attacker's fours (for the VCF) and
+    /// his threat moves; then VCF, the block of a counter-four, or the threats in turn.
+    fn or_inner(&mut self, b: &mut Board, d: u32, clo: usize, mlo: usize) -> Res {
+        let a = b.side_to_move();
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        // A lone four only helps a VCT when a three follows it (VCF is tried first).
+        let (four_ok, three_ok) = if strict {
+            (d >= 4, d >= 3)
+        } else {
+            (d >= 2, d >= 1)
+        };
+        let last = b
+            .history()
+            .iter()
+            .rev()
+            .find(|&&(_, c)| c == a)
+            .map(|&(p, _)| p);
+        let mut df = [Pos::NONE; 2];
+        let mut nf = 0;
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p) {
+                    continue;
+                }
+                if near(b, p, o) >= 4 && b.makes_five(p, o) && nf < 2 {
+                    df[nf] = p;
+                    nf += 1;
+                }
+                if near(b, p, a) < 2 {
+                    continue;
+                }
+                let pats = b.patterns(p, a);
+                if pats.contains(&Pattern::Five) {
+                    return if d > 0 || !strict {
+                        Res::Win
+                    } else {
+                        Res::NoWin
+                    };
+                }
+                let four = four_count(&pats) > 0;
+                if four {
+                    self.sv.cands.push(p);
+                }
+                // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
+                let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
+                if !(four && four_ok || three && three_ok) {
+                    if four || three {
+                        self.sv.depth_cut = true;
+                    }
+                    continue;
+                }
+                let mut score = shape_score(&pats);
+                if last.is_some_and(|l| l.distance(p) <= 2) {
+                    score += 6;
+                }
+                self.sv.moves.push((score, p));
+            }
+        }
+        if nf >= 2 {
+            return Res::NoWin;
+        }
+        let chi = self.sv.cands.len();
+        let saved_base = self.sv.vcf_base;
+        let must = if nf == 1 { Some(df[0]) } else { None };
+        let r = self.vcf_from(b, self.vcf_depth_at(d), must, clo, chi);
+        self.sv.vcf_base = saved_base;
+        if r != Res::NoWin {
+            return r;
+        }
+        if self.sv.vcf_cut {
+            self.sv.depth_cut = true;
+        }
+        self.sv.cands.truncate(clo);
+        if let Some(t) = must {
+            // The defender's counter-four: block it, then he moves again. In strict mode the
+            // block is an attacker move like any other.
+            self.sv.moves.truncate(mlo);
+            if !legal(b, t, a) {
+                return Res::NoWin;
+            }
+            let cost = u32::from(strict);
+            if d < cost {
+                self.sv.depth_cut = true;
+                return Res::NoWin;
+            }
+            b.make(t);
+            let r = self.and_node(b, d - cost);
+            b.unmake();
+            return r;
+        }
+        let mhi = self.sv.moves.len();
+        if mhi - mlo > 1 {
+            self.order_by_defences(b, d, mlo, mhi);
+        }
+        for i in mlo..mhi {
+            let m = self.sv.moves[i].1;
+            if !legal(b, m, a) {
+                continue;
+            }
+            b.make(m);
+            let r = self.and_node(b, d - 1);
+            b.unmake();
+            if r != Res::NoWin {
+                return r;
+            }
+        }
+        Res::NoWin
+    }
+
+    /// Orders the attacks `moves[lo..hi]` by what they threaten, read on their own lines only:
+    /// a four with an open-four square first, then two open-four squares (double three), then
+    /// one, then fours, then quiet set-ups (VCF threats), each group by shape.
+    fn order_by_defences(&mut self, b: &mut Board, _d: u32, lo: usize, hi: usize) {
+        let a = b.side_to_move();
+        for i in lo..hi {
+            let (score, m) = self.sv.moves[i];
+            let four = four_count(&b.patterns(m, a)) > 0;
+            b.make(m);
+            let mut threats = 0;
+            for d in 0..4 {
+                for k in -4isize..=4 {
+                    let q = m.step(d, k);
+                    if k != 0 && b.contains(q) && b.is_empty(q) {
+                        let pats = b.patterns(q, a);
+                        if pats[d] == Pattern::F4 || (pats[d].is_four() && four_count(&pats) >= 2) {
+                            threats += 1;
+                        }
+                    }
+                }
+            }
+            b.unmake();
+            let group = match (four, threats) {
+                (true, t) if t > 0 => 5,
+                (false, t) if t >= 3 => 4,
+                (false, t) if t >= 1 => 3,
+                (true, _) => 2,
+                _ => 1,
+            };
+            self.sv.moves[i].0 = group * 16 + score.min(4095);
+        }
+        self.sv.moves[lo..hi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+    }
+
+    /// Pushes the attacker's threat moves (each costs one depth), best first. Sets `depth_cut`
+    /// when threats were left out for lack of depth.
+    pub(super) fn gen_attacks(&mut self, b: &mut Board, d: u32) {
+        let a = b.side_to_move();
+        let strict = self.sv.strict;
+        // A lone four only helps a VCT when a three follows it (VCF was already tried).
+        let (four_ok, three_ok) = if strict {
+            (d >= 4, d >= 3)
+        } else {
+            (d >= 2, d >= 1)
+        };
+        let last = b
+            .history()
+            .iter()
+            .rev()
+            .find(|&&(_, c)| c == a)
+            .map(|&(p, _)| p);
+        let mlo = self.sv.moves.len();
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p) || near(b, p, a) < 2 {
+                    continue;
+                }
+                let pats = b.patterns(p, a);
+                let four = four_count(&pats) > 0;
+                // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
+                let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
+                if !(four && four_ok || three && three_ok) {
+                    if four || three {
+                        self.sv.depth_cut = true;
+                    }
+                    continue;
+                }
+                if !legal(b, p, a) {
+                    continue;
+                }
+                let mut score = shape_score(&pats);
+                if let Some(l) = last {
+                    if l.distance(p) <= 2 {
+                        score += 6;
+                    }
+                }
+                self.sv.moves.push((score, p));
+            }
+        }
+        let mhi = self.sv.moves.len();
+        self.sv.moves[mlo..mhi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+    }
+
+    /// Defender to move; the attacker then has `d` left.
+    fn and_node(&mut self, b: &mut Board, d: u32) -> Res {
+        if self.tick() {
+            return Res::Abort;
+        }
+        let a = b.side_to_move().opposite();
+        if let Some(r) = self.probe(b, d) {
+            return r;
+        }
+        let outer_cut = std::mem::replace(&mut self.sv.depth_cut, false);
+        let mlo = self.sv.moves.len();
+        let r = match self.gen_defences(b, a, d) {
+            Some(()) => {
+                let mhi = self.sv.moves.len();
+                let mut r = Res::Win;
+                for i in mlo..mhi {
+                    let e = self.sv.moves[i].1;
+                    b.make(e);
+                    let c = self.or_node(b, d);
+                    b.unmake();
+                    if c != Res::Win {
+                        r = c;
+                        break;
+                    }
+                }
+                r
+            }
+            None => Res::NoWin,
+        };
+        self.sv.moves.truncate(mlo);
+        self.store(b, d, r);
+        self.sv.depth_cut |= outer_cut;
+        r
+    }
+
+    /// Pushes the defender's candidate defences (the side to move defends against `a`).
+    /// None when the defender has a five, or the attacker threatens nothing immediate (or lacks
+    /// the depth to carry it out): the node is not won. An empty list means nothing defends.
+    pub(super) fn gen_defences(&mut self, b: &mut Board, a: Color, d: u32) -> Option<()> {
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        // One pass: the defender's fives (he wins), the attacker's fives, the attacker's
+        // open-four and double-four squares (threats, kept in `threats` with their count in
+        // `nt`) and the defender's four squares (counter-fours, stacked on `cands`).
+        let mut af = [Pos::NONE; 2];
+        let mut n = 0;
+        let mut threats = [Pos::NONE; 32];
+        let mut nt = 0;
+        let clo = self.sv.cands.len();
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p) {
+                    continue;
+                }
+                let no = near(b, p, o);
+                if no >= 3 {
+                    let pats = b.patterns(p, o);
+                    if pats.contains(&Pattern::Five) {
+                        self.sv.cands.truncate(clo);
+                        return None;
+                    }
+                    if four_count(&pats) > 0 {
+                        self.sv.cands.push(p);
+                    }
+                }
+                if near(b, p, a) >= 3 {
+                    let pats = b.patterns(p, a);
+                    if pats.contains(&Pattern::Five) {
+                        if n < 2 {
+                            af[n] = p;
+                            n += 1;
+                        }
+                    } else if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2)
+                        && nt < threats.len()
+                    {
+                        threats[nt] = p;
+                        nt += 1;
+                    }
+                }
+            }
+        }
+        let chi = self.sv.cands.len();
+        let r = self.defences_from(b, a, d, &af[..n], &mut threats[..nt], clo, chi);
+        self.sv.cands.truncate(clo);
+        let _ = strict;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn defences_from(
+        &mut self,
+        b: &mut Board,
+        a: Color,
+        d: u32,
+        af: &[Pos],
+        threats: &mut [Pos],
+        clo: usize,
+        chi: usize,
+    ) -> Option<()> {
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        if !af.is_empty() {
+            if strict && d < 1 {
+                self.sv.depth_cut = true;
+                return None;
+            }
+            let mut replies = [Pos::NONE; MAX_REPLIES];
+            let nr = self.four_replies(b, a, af, &mut replies);
+            for &e in &replies[..nr] {
+                self.sv.moves.push((0, e));
+            }
+            return Some(());
+        }
+        if strict && d < 2 {
+            self.sv.depth_cut = true;
+            return None;
+        }
+        // Only threats the attacker may play count (renju black's forbidden squares do not).
+        let mut nt = 0;
+        for i in 0..threats.len() {
+            if legal(b, threats[i], a) {
+                threats[nt] = threats[i];
+                nt += 1;
+            }
+        }
+        let threats = &threats[..nt];
+        if threats.is_empty() {
+            return self.vcf_threat_defences(b, a, d, clo, chi);
+        }
+        // Candidates: the threat squares, the squares on their four lines, counter-fours.
+        let tlo = self.sv.moves.len();
+        let st = self.next_stamp();
+        let mut cand: [(i32, Pos); 128] = [(0, Pos::NONE); 128];
+        let mut nc = 0;
+        for &q in threats {
+            let pats = b.patterns(q, a);
+            if self.sv.stamp[q.index()] != st && nc < cand.len() {
+                self.sv.stamp[q.index()] = st;
+                cand[nc] = (3, q);
+                nc += 1;
+            }
+            for (dd, pat) in pats.iter().enumerate() {
+                if !pat.is_four() {
+                    continue;
+                }
+                for k in -5isize..=5 {
+                    let e = q.step(dd, k);
+                    if k != 0
+                        && b.contains(e)
+                        && b.is_empty(e)
+                        && self.sv.stamp[e.index()] != st
+                        && nc < cand.len()
+                    {
+                        self.sv.stamp[e.index()] = st;
+                        cand[nc] = (2, e);
+                        nc += 1;
+                    }
+                }
+            }
+        }
+        // A block that leaves an open four standing loses at once: skip it. Fours count too.
+        // Order by the defender's own shape with a small bonus for direct blocks: a defence
+        // that also builds refutes more often (measured on the renju puzzle set).
+        for &(pri, e) in &cand[..nc] {
+            if !legal(b, e, o) {
+                continue;
+            }
+            let counter = four_count(&b.patterns(e, o)) > 0;
+            b.make(e);
+            let mut stops = true;
+            for &q in threats {
+                if b.is_empty(q) {
+                    let pats = b.patterns(q, a);
+                    if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2) && legal(b, q, a) {
+                        stops = false;
+                        break;
+                    }
+                }
+            }
+            b.unmake();
+            if stops || counter {
+                self.sv
+                    .moves
+                    .push((pri * 8 + shape_score(&b.patterns(e, o)), e));
+            }
+        }
+        // Counter-fours anywhere.
+        for i in clo..chi {
+            let p = self.sv.cands[i];
+            if self.sv.stamp[p.index()] != st && legal(b, p, o) {
+                self.sv.moves.push((8 + shape_score(&b.patterns(p, o)), p));
+            }
+        }
+        let hi = self.sv.moves.len();
+        self.sv.moves[tlo..hi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        Some(())
+    }
+
+    /// No open-four threat: if the attacker would have a VCF were it his move, the defender
+    /// tries the squares of that VCF and his counter-fours (as quintet does; a defence off the
+    /// line that still breaks the VCF is not tried, see the report). None: no threat.
+    fn vcf_threat_defences(
+        &mut self,
+        b: &mut Board,
+        a: Color,
+        d: u32,
+        clo: usize,
+        chi: usize,
+    ) -> Option<()> {
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        if strict && d < 3 {
+            self.sv.depth_cut = true;
+            return None;
+        }
+        b.set_side_to_move(a);
+        let vd = self.vcf_depth_at(d);
+        let r = self.vcf_root(b, vd);
+        b.set_side_to_move(o);
+        if r != Res::Win {
+            if self.sv.vcf_cut {
+                self.sv.depth_cut = true;
+            }
+            return None;
+        }
+        let mlo = self.sv.moves.len();
+        let st = self.next_stamp();
+        for i in 0..self.sv.line.len() {
+            let p = self.sv.line[i];
+            if self.sv.stamp[p.index()] != st && legal(b, p, o) {
+                self.sv.stamp[p.index()] = st;
+                // By the defender's own shape: a block that also builds refutes more often.
+                self.sv.moves.push((shape_score(&b.patterns(p, o)), p));
+            }
+        }
+        for i in clo..chi {
+            let p = self.sv.cands[i];
+            if self.sv.stamp[p.index()] != st && legal(b, p, o) {
+                self.sv.moves.push((shape_score(&b.patterns(p, o)), p));
+            }
+        }
+        let hi = self.sv.moves.len();
+        self.sv.moves[mlo..hi].sort_by_key(|m| std::cmp::Reverse(m.0));
+        Some(())
+    }
+
+    /// Appends the main line from an attacker node proven won at depth `d`.
+    fn extract_or(&mut self, b: &mut Board, d: u32, out: &mut Vec<Pos>, ply: usize) -> bool {
+        let a = b.side_to_move();
+        let o = a.opposite();
+        if ply > 400 {
+            return false;
+        }
+        let mut f = [Pos::NONE; 2];
+        if super::five_squares(b, a, &mut f) > 0 {
+            out.push(f[0]);
+            return true;
+        }
+        let vd = self.vcf_depth_at(d);
+        if self.vcf_root(b, vd) == Res::Win {
+            out.extend_from_slice(&self.sv.line);
+            return true;
+        }
+        let mut df = [Pos::NONE; 2];
+        if super::five_squares(b, o, &mut df) == 1 {
+            let t = df[0];
+            b.make(t);
+            out.push(t);
+            let d = d - u32::from(self.sv.strict).min(d);
+            let ok = self.and_node(b, d) == Res::Win && self.extract_and(b, d, out, ply + 1);
+            b.unmake();
+            return ok;
+        }
+        let mlo = self.sv.moves.len();
+        self.gen_attacks(b, d);
+        let mhi = self.sv.moves.len();
+        let mut ok = false;
+        for i in mlo..mhi {
+            let m = self.sv.moves[i].1;
+            b.make(m);
+            if self.and_node(b, d - 1) == Res::Win {
+                out.push(m);
+                ok = self.extract_and(b, d - 1, out, ply + 1);
+                b.unmake();
+                break;
+            }
+            b.unmake();
+        }
+        self.sv.moves.truncate(mlo);
+        ok
+    }
+
+    /// Appends the main line from a defender node proven lost: the first defence, or any
+    /// legal move when nothing defends.
+    fn extract_and(&mut self, b: &mut Board, d: u32, out: &mut Vec<Pos>, ply: usize) -> bool {
+        let o = b.side_to_move();
+        let a = o.opposite();
+        let mlo = self.sv.moves.len();
+        let e = match self.gen_defences(b, a, d) {
+            Some(()) if self.sv.moves.len() > mlo => Some(self.sv.moves[mlo].1),
+            Some(()) => None,
+            None => {
+                self.sv.moves.truncate(mlo);
+                return false;
+            }
+        };
+        self.sv.moves.truncate(mlo);
+        let mut af = [Pos::NONE; 2];
+        let n = super::five_squares(b, a, &mut af);
+        let e = match e.or_else(|| any_legal(b, o, &af[..n])) {
+            Some(e) => e,
+            None => return false,
+        };
+        b.make(e);
+        out.push(e);
+        let ok = self.or_node(b, d) == Res::Win && self.extract_or(b, d, out, ply + 1);
+        b.unmake();
+        ok
+    }
+}
