@@ -57,8 +57,18 @@ pub struct SearchResult {
 
 /// Transposition-table size when the caller sets no memory limit.
 const DEFAULT_TT_BYTES: u64 = 64 << 20;
-/// Memory the engine needs besides the table: binary, pattern tables, per-thread state.
+/// Memory the engine needs besides the table: binary, pattern tables, per-thread state and
+/// the threat solvers' caches (`SOLVER_BYTES` of it).
 const BASE_BYTES: u64 = 24 << 20;
+/// The threat solvers' caches, split between the search threads, so that more threads never
+/// take more memory than `max_memory` allows.
+const SOLVER_BYTES: u64 = 12 << 20;
+
+/// Cache size (log2 of entries, 12 bytes each) of each thread's threat solver.
+fn solver_table_bits(threads: usize) -> u32 {
+    let entries = (SOLVER_BYTES / 12 / threads.max(1) as u64).max(1);
+    (63 - entries.leading_zeros()).clamp(12, 20)
+}
 /// Node budgets of the threat searches at the root (ours, the opponent's, refutation checks).
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 200_000;
@@ -146,7 +156,8 @@ impl Engine {
         let budget = timeman::budget(limits, empties);
         let threads = self.threads;
         while self.solvers.len() < threads {
-            self.solvers.push(Solver::new());
+            self.solvers
+                .push(Solver::with_table_bits(solver_table_bits(threads)));
         }
         let tt_bytes = self.tt_bytes();
         let tt = self.tt.get_or_insert_with(|| Table::new(tt_bytes));

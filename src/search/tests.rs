@@ -491,3 +491,17 @@ fn every_board_size_gets_a_legal_move() {
         }
     }
 }
+
+#[test]
+fn solver_caches_fit_their_allowance_for_any_thread_count() {
+    for threads in [1usize, 2, 3, 8, 64, 256] {
+        let bits = super::solver_table_bits(threads);
+        let total = threads as u64 * (12u64 << bits);
+        assert!(
+            total <= super::SOLVER_BYTES,
+            "{threads} threads: {total} bytes"
+        );
+        assert!((12..=20).contains(&bits));
+    }
+    assert_eq!(super::solver_table_bits(1), 20);
+}
