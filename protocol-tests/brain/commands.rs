@@ -408,3 +408,24 @@ fn yixin_board_lower_case_session() {
     b.expect_move();
     b.end();
 }
+
+#[test]
+fn a_script_piped_in_whole_is_answered_in_order() {
+    // A person or a script may write every command at once: the END behind queued commands
+    // waits its turn instead of interrupting the first search.
+    let mut b = Brain::bare();
+    b.send_raw(b"START 15\nINFO timeout_turn 200\nBEGIN\nTURN 8,8\nTURN 20,1\nTURN 6,6\nEND\n");
+    b.expect("OK");
+    let mut shadow = Shadow::new(15, Rule::Freestyle);
+    let first = b.expect_move();
+    assert_eq!(first, Pos::new(7, 7), "an empty board opens at the centre");
+    shadow.brain_plays(first);
+    shadow.play(8, 8);
+    shadow.brain_plays(b.expect_move());
+    b.expect_error("off the board");
+    shadow.play(6, 6);
+    shadow.brain_plays(b.expect_move());
+    let status = b.wait_exit(std::time::Duration::from_secs(3));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    b.assert_no_stderr();
+}

@@ -303,9 +303,12 @@ impl Session {
     pub fn run(mut self, events: Receiver<Event<Finished>>) {
         loop {
             while self.busy.is_none() {
-                let Some((line, at)) = self.deferred.pop_front() else {
+                let Some((line, _)) = self.deferred.pop_front() else {
                     break;
                 };
+                // Only piped scripts queue commands; each one's clock starts when its turn
+                // comes, or every move after the first would be out of time on arrival.
+                let at = Instant::now();
                 if self.line(&line, at) == Flow::Quit {
                     return self.quit();
                 }
@@ -331,7 +334,9 @@ impl Session {
                 },
             };
             match event {
-                Event::Eof => return self.quit(),
+                // End of input is END, after whatever a piped script queued before it.
+                Event::Eof if self.deferred.is_empty() => return self.quit(),
+                Event::Eof => self.deferred.push_back(("END".into(), Instant::now())),
                 Event::Done(f) => {
                     self.busy = None;
                     if f.engine_reset {
@@ -360,8 +365,14 @@ impl Session {
     }
 
     /// While the searcher works only END, YXSTOP and `INFO timeout_turn 0` act at once; every
-    /// other line waits its turn, so commands are still handled in order.
+    /// other line waits its turn, so commands are still handled in order. A manager sends an
+    /// interrupt only while it waits for our reply, never behind other commands: with lines
+    /// already queued the input is a script piped in whole, and its END waits its turn too.
     fn line_while_busy(&mut self, line: String, at: Instant) -> Flow {
+        if !self.deferred.is_empty() {
+            self.deferred.push_back((line, at));
+            return Flow::Go;
+        }
         if command::is_end(&line) {
             return Flow::Quit;
         }

@@ -186,6 +186,14 @@ impl Engine {
             Some(r)
         };
 
+        // An empty board opens at the centre: no search tells the squares apart, and it is
+        // the move every player and opening book expects.
+        if board.move_count() == 0 {
+            let centre = Pos::new(board.width() / 2, board.height() / 2);
+            if ok(&mut pos, centre) {
+                return done(centre, 0, report);
+            }
+        }
         // Forced answers need no search.
         if let Some(p) = pick(&pos.fives(me).clone(), |p| ok(&mut pos, p)) {
             return done(p, MATE - 1, report);
