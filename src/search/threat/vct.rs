@@ -504,8 +504,8 @@ impl Search<'_, '_> {
     }
 
     /// No open-four threat: if the attacker would have a VCF were it his move, the defender
-    /// tries the squares of that VCF and his counter-fours (as quintet does; a defence off the
-    /// line that still breaks the VCF is not tried, see the report). None: no threat.
+    /// tries the squares of that VCF, his counter-fours, then every square that could change a
+    /// shape on the line. None: no threat.
     fn vcf_threat_defences(
         &mut self,
         b: &mut Board,
@@ -543,7 +543,30 @@ impl Search<'_, '_> {
         for i in clo..chi {
             let p = self.sv.cands[i];
             if self.sv.stamp[p.index()] != st && legal(b, p, o) {
+                self.sv.stamp[p.index()] = st;
                 self.sv.moves.push((shape_score(&b.patterns(p, o)), p));
+            }
+        }
+        // A stone off the line can still break it where it changes a line square's shapes: the
+        // squares within five of a line square along its four lines (the window the pattern
+        // tables read). Off that zone the same VCF still wins (renju forbidden points, which
+        // read further, are the one approximation left). Tried after the line itself.
+        for i in 0..self.sv.line.len() {
+            let q = self.sv.line[i];
+            for dir in 0..4 {
+                for k in -5isize..=5 {
+                    let p = q.step(dir, k);
+                    if k != 0
+                        && b.contains(p)
+                        && b.is_empty(p)
+                        && self.sv.stamp[p.index()] != st
+                        && legal(b, p, o)
+                    {
+                        self.sv.stamp[p.index()] = st;
+                        let s = shape_score(&b.patterns(p, o)) - 32 - 4 * k.abs() as i32;
+                        self.sv.moves.push((s, p));
+                    }
+                }
             }
         }
         let hi = self.sv.moves.len();
