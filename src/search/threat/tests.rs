@@ -551,7 +551,9 @@ fn shared_unsolved_white_vcf_row_has_no_vcf_by_exhaustive_search() {
     assert!(matches!(vcf(&b), Proof::Win(_)));
 }
 
-/// Black's quiet (7,7) makes open twos across and down, each pointing at a double three.
+/// Black's quiet (7,7) would make open twos across and down, each pointing at a double three;
+/// the position also has wins through threes, so this checks that the widened search (quiet
+/// set-ups answered by every square) still returns a line that replays, not which line.
 fn double_two(rule: Rule) -> Board {
     setup(
         rule,
