@@ -68,6 +68,8 @@ enum Res {
 const UNLIMITED: u32 = 255;
 /// Largest VCT threat depth the iterative deepening tries.
 const VCT_MAX_THREATS: u32 = 12;
+/// Largest VCT threat depth whose iteration also tries quiet double-two set-ups.
+const VCT_QUIET_MAX: u32 = 3;
 /// Node budget of each VCF inside a VCT: deep VCFs are rare and a long failing one costs more
 /// than the threats it would save (measured on the renju puzzle set).
 const VCT_VCF_BUDGET: u64 = 200;
@@ -97,6 +99,8 @@ pub struct Solver {
     attacker: Color,
     /// VCT: depth counts every attacker move (including the five) instead of threats only.
     strict: bool,
+    /// VCT: quiet double-two set-ups are tried (with every square as a defence).
+    quiet: bool,
     /// VCT: set when some node was cut by the depth limit (so NoWin is not final).
     depth_cut: bool,
     /// VCF: set when a subtree was cut by the depth limit (its NoWin holds for that depth only).
@@ -141,6 +145,7 @@ impl Solver {
             aborted: false,
             attacker: Color::Black,
             strict: false,
+            quiet: false,
             depth_cut: false,
             vcf_cut: false,
             vcf_base: 0,
@@ -181,6 +186,8 @@ impl Solver {
         let mut result = Res::NoWin;
         for depth in 0..=VCT_MAX_THREATS {
             s.sv.depth_cut = false;
+            // Quiet set-ups widen every node; they pay only in short wins.
+            s.sv.quiet = depth <= VCT_QUIET_MAX;
             result = s.vct_root(board, depth);
             if result != Res::NoWin || !s.sv.depth_cut {
                 break;
@@ -221,6 +228,9 @@ impl Solver {
         s.sv.strict = true;
         // "Within N moves" asks for exactness: no budget on the inner VCFs.
         s.sv.vcf_budget = 0;
+        // Quiet set-ups cost too much at every depth of an exact search (measured on quintet's
+        // bench cases): left out here.
+        s.sv.quiet = false;
         let mut result = Res::NoWin;
         for depth in 1..=max_moves.min(UNLIMITED - 1) {
             s.sv.depth_cut = false;
@@ -257,12 +267,14 @@ impl<'s, 'a> Search<'s, 'a> {
         sv.line.clear();
         sv.depth_cut = false;
         sv.strict = false;
+        sv.quiet = false;
         sv.vcf_budget = if stop.is_some() { sv.vct_vcf_budget } else { 0 };
         Search { sv, stop }
     }
 
     fn finish(&mut self, r: Res) -> Proof {
         self.sv.strict = false;
+        self.sv.quiet = false;
         match r {
             Res::Win => Proof::Win(self.sv.line.clone()),
             Res::NoWin => Proof::NoWin,

@@ -84,7 +84,10 @@ impl Search<'_, '_> {
         let outer_cut = std::mem::replace(&mut self.sv.depth_cut, false);
         let clo = self.sv.cands.len();
         let mlo = self.sv.moves.len();
-        let r = self.or_inner(b, d, clo, mlo);
+        let mut r = self.or_inner(b, d, clo, mlo);
+        if self.sv.aborted {
+            r = Res::Abort;
+        }
         self.sv.cands.truncate(clo);
         self.sv.moves.truncate(mlo);
         self.store(b, d, r);
@@ -104,6 +107,7 @@ impl Search<'_, '_> {
         } else {
             (d >= 2, d >= 1)
         };
+        let quiet_ok = self.sv.quiet && d == if strict { 4 } else { 2 };
         let last = b
             .history()
             .iter()
@@ -122,7 +126,8 @@ impl Search<'_, '_> {
                     df[nf] = p;
                     nf += 1;
                 }
-                if near(b, p, a) < 2 {
+                let na = near(b, p, a);
+                if na < 1 || na < 2 && !quiet_ok {
                     continue;
                 }
                 let pats = b.patterns(p, a);
@@ -139,8 +144,11 @@ impl Search<'_, '_> {
                 }
                 // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
                 let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
-                if !(four && four_ok || three && three_ok) {
-                    if four || three {
+                // Two open twos threaten a double three (the defender node checks).
+                let two2 =
+                    !four && !three && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
+                if !(four && four_ok || three && three_ok || two2 && quiet_ok) {
+                    if four || three || two2 {
                         self.sv.depth_cut = true;
                     }
                     continue;
@@ -248,6 +256,7 @@ impl Search<'_, '_> {
         } else {
             (d >= 2, d >= 1)
         };
+        let quiet_ok = self.sv.quiet && d == if strict { 4 } else { 2 };
         let last = b
             .history()
             .iter()
@@ -258,15 +267,21 @@ impl Search<'_, '_> {
         for y in 0..b.height() {
             for x in 0..b.width() {
                 let p = Pos::new(x, y);
-                if !b.is_empty(p) || near(b, p, a) < 2 {
+                if !b.is_empty(p) {
+                    continue;
+                }
+                let na = near(b, p, a);
+                if na < 1 || na < 2 && !quiet_ok {
                     continue;
                 }
                 let pats = b.patterns(p, a);
                 let four = four_count(&pats) > 0;
                 // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
                 let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
-                if !(four && four_ok || three && three_ok) {
-                    if four || three {
+                let two2 =
+                    !four && !three && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
+                if !(four && four_ok || three && three_ok || two2 && quiet_ok) {
+                    if four || three || two2 {
                         self.sv.depth_cut = true;
                     }
                     continue;
@@ -316,6 +331,8 @@ impl Search<'_, '_> {
             }
             None => Res::NoWin,
         };
+        // A limit inside the defence generator leaves a partial answer: never cache it.
+        let r = if self.sv.aborted { Res::Abort } else { r };
         self.sv.moves.truncate(mlo);
         self.store(b, d, r);
         self.sv.depth_cut |= outer_cut;
@@ -487,8 +504,8 @@ impl Search<'_, '_> {
     }
 
     /// No open-four threat: if the attacker would have a VCF were it his move, the defender
-    /// tries the squares of that VCF and his counter-fours (as quintet does; a defence off the
-    /// line that still breaks the VCF is not tried, see the report). None: no threat.
+    /// tries the squares of that VCF, his counter-fours, then every square that could change a
+    /// shape on the line. None: no threat.
     fn vcf_threat_defences(
         &mut self,
         b: &mut Board,
@@ -511,7 +528,7 @@ impl Search<'_, '_> {
             if self.sv.vcf_cut {
                 self.sv.depth_cut = true;
             }
-            return None;
+            return self.vct_threat_defences(b, a, d);
         }
         let mlo = self.sv.moves.len();
         let st = self.next_stamp();
@@ -526,11 +543,93 @@ impl Search<'_, '_> {
         for i in clo..chi {
             let p = self.sv.cands[i];
             if self.sv.stamp[p.index()] != st && legal(b, p, o) {
+                self.sv.stamp[p.index()] = st;
                 self.sv.moves.push((shape_score(&b.patterns(p, o)), p));
+            }
+        }
+        // A stone off the line can still break it where it changes a line square's shapes: the
+        // squares within five of a line square along its four lines (the window the pattern
+        // tables read). Off that zone the same VCF still wins (renju forbidden points, which
+        // read further, are the one approximation left). Tried after the line itself.
+        for i in 0..self.sv.line.len() {
+            let q = self.sv.line[i];
+            for dir in 0..4 {
+                for k in -5isize..=5 {
+                    let p = q.step(dir, k);
+                    if k != 0
+                        && b.contains(p)
+                        && b.is_empty(p)
+                        && self.sv.stamp[p.index()] != st
+                        && legal(b, p, o)
+                    {
+                        self.sv.stamp[p.index()] = st;
+                        let s = shape_score(&b.patterns(p, o)) - 32 - 4 * k.abs() as i32;
+                        self.sv.moves.push((s, p));
+                    }
+                }
             }
         }
         let hi = self.sv.moves.len();
         self.sv.moves[mlo..hi].sort_by_key(|m| std::cmp::Reverse(m.0));
+        Some(())
+    }
+
+    /// No open-four threat and no VCF threat: if the attacker, moving again, would win with one
+    /// three (a double three or four-three after a quiet double two), the threat is real but
+    /// has no known set of answers, so the defender tries every legal square (sound, costly).
+    /// None: no such threat within the depth.
+    fn vct_threat_defences(&mut self, b: &mut Board, a: Color, d: u32) -> Option<()> {
+        let o = a.opposite();
+        let strict = self.sv.strict;
+        // Only the last set-up may be a quiet double two (see `quiet_ok`), which keeps this
+        // check off the deep nodes where it rarely pays.
+        let need = if strict { 3 } else { 1 };
+        if !self.sv.quiet {
+            return None;
+        }
+        if d != need {
+            if d < need {
+                self.sv.depth_cut = true;
+            }
+            return None;
+        }
+        b.set_side_to_move(a);
+        let r = self.or_node(b, need);
+        b.set_side_to_move(o);
+        if r != Res::Win {
+            return None;
+        }
+        let last = b
+            .history()
+            .iter()
+            .rev()
+            .find(|&&(_, c)| c == a)
+            .map(|&(p, _)| p);
+        let mlo = self.sv.moves.len();
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p) || !legal(b, p, o) {
+                    continue;
+                }
+                let pats = b.patterns(p, o);
+                let mut score = shape_score(&pats) + 64 * four_count(&pats) as i32;
+                if let Some(l) = last {
+                    score += match l.distance(p) {
+                        0..=1 => 40,
+                        2 => 24,
+                        3..=4 => 8,
+                        _ => 0,
+                    };
+                }
+                if near(b, p, a) >= 1 {
+                    score += 4;
+                }
+                self.sv.moves.push((score, p));
+            }
+        }
+        let hi = self.sv.moves.len();
+        self.sv.moves[mlo..hi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         Some(())
     }
 
