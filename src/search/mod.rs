@@ -77,6 +77,8 @@ const REFUTE_NODES: u64 = 5_000;
 /// move that does not answer the threat leaves it about as hard to find as before.
 const REFUTE_FACTOR: u64 = 3;
 const REFUTE_MAX_NODES: u64 = 60_000;
+/// All refutation checks of one move together: bounds untimed searches (bench, fixed depth).
+const REFUTE_TOTAL_NODES: u64 = 300_000;
 const SAFETY_NODES: u64 = 50_000;
 
 /// The engine: owns the transposition table and settings across moves.
@@ -444,8 +446,12 @@ fn refute_opponent_threats(
             .then(a.pos.cmp(&b.pos))
     });
     let mut keep = Vec::new();
+    let mut spent = 0u64;
     for m in sorted {
-        if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+        if stop.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || spent >= REFUTE_TOTAL_NODES
+        {
             keep.push(m);
             continue;
         }
@@ -457,6 +463,7 @@ fn refute_opponent_threats(
             solver.vct(b, &lim, stop)
         };
         b.unmake();
+        spent += solver.nodes();
         if !matches!(answer, Proof::Win(_)) {
             keep.push(m);
         }
