@@ -73,6 +73,12 @@ fn solver_table_bits(threads: usize) -> u32 {
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 200_000;
 const REFUTE_NODES: u64 = 5_000;
+/// A refutation check gets at least this many times the nodes the threat took to find: a
+/// move that does not answer the threat leaves it about as hard to find as before.
+const REFUTE_FACTOR: u64 = 3;
+const REFUTE_MAX_NODES: u64 = 60_000;
+/// All refutation checks of one move together: bounds untimed searches (bench, fixed depth).
+const REFUTE_TOTAL_NODES: u64 = 300_000;
 const SAFETY_NODES: u64 = 50_000;
 
 /// The engine: owns the transposition table and settings across moves.
@@ -244,9 +250,17 @@ impl Engine {
             moves = fallback_moves(&mut pos, excluded);
         }
         if moves.len() > 1 && use_threats && opp_fives == 0 {
-            // The check may use up to a third of the time; the search needs the rest.
+            // Finding the threat may use a quarter of the time, refuting it up to a third; the
+            // search needs the rest (shorter and longer shares both lost in play).
+            let find = budget.hard.map(|h| start + h / 4);
             let deadline = budget.hard.map(|h| start + h / 3);
-            refute_opponent_threats(&mut pos, &mut self.solvers[0], &mut moves, deadline, stop);
+            refute_opponent_threats(
+                &mut pos,
+                &mut self.solvers[0],
+                &mut moves,
+                (find, deadline),
+                stop,
+            );
         }
         let root_moves = root_moves_from(moves);
         if budget.move_now || root_moves.len() == 1 {
@@ -398,13 +412,13 @@ fn refute_opponent_threats(
     pos: &mut Position,
     solver: &mut Solver,
     moves: &mut Vec<ScoredMove>,
-    deadline: Option<Instant>,
+    (find, deadline): (Option<Instant>, Option<Instant>),
     stop: &AtomicBool,
 ) {
     let me = pos.side_to_move();
     let lim = ThreatLimits {
         max_nodes: ROOT_VCF_NODES,
-        deadline,
+        deadline: find,
     };
     let b = pos.board_mut();
     b.set_side_to_move(me.opposite());
@@ -414,23 +428,38 @@ fn refute_opponent_threats(
         by_fours = false;
         let lim = ThreatLimits {
             max_nodes: ROOT_VCT_NODES,
-            deadline,
+            deadline: find,
         };
         threat = solver.vct(b, &lim, stop);
     }
+    let found_nodes = solver.nodes();
     b.set_side_to_move(me);
     if !matches!(threat, Proof::Win(_)) {
         return;
     }
     let lim = ThreatLimits {
-        max_nodes: REFUTE_NODES,
+        max_nodes: (found_nodes * REFUTE_FACTOR).clamp(REFUTE_NODES, REFUTE_MAX_NODES),
         deadline,
     };
+    // The squares of the threat's main line are the likeliest refutations: checked first.
+    let line = match &threat {
+        Proof::Win(l) => l.clone(),
+        _ => Vec::new(),
+    };
     let mut sorted = moves.clone();
-    sorted.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    sorted.sort_by(|a, b| {
+        let (ia, ib) = (line.contains(&a.pos), line.contains(&b.pos));
+        ib.cmp(&ia)
+            .then(b.score.cmp(&a.score))
+            .then(a.pos.cmp(&b.pos))
+    });
     let mut keep = Vec::new();
+    let mut spent = 0u64;
     for m in sorted {
-        if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+        if stop.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || spent >= REFUTE_TOTAL_NODES
+        {
             keep.push(m);
             continue;
         }
@@ -442,6 +471,7 @@ fn refute_opponent_threats(
             solver.vct(b, &lim, stop)
         };
         b.unmake();
+        spent += solver.nodes();
         if !matches!(answer, Proof::Win(_)) {
             keep.push(m);
         }
