@@ -243,8 +243,8 @@ pub fn event_text(session: &Session, event: &Event) -> String {
             let attacker = session.puzzle().unwrap_or(Color::Black);
             let verdict = match t {
                 Threat::Win { kind, line, .. } => format!(
-                    "the solver confirms a forced win ({kind}, {} attacking moves)",
-                    line.len().div_ceil(2)
+                    "the solver confirms a forced win ({kind}, {})",
+                    attacking_moves(line.len())
                 ),
                 Threat::NoWin { .. } => "the solver finds no forced win here".into(),
                 Threat::Unknown { .. } => {
@@ -257,8 +257,8 @@ pub fn event_text(session: &Session, event: &Event) -> String {
         }
         Event::Verdict(t) => match t {
             Threat::Win { kind, line, .. } => format!(
-                "your win still holds ({kind} in {} moves; type hint to see it)",
-                line.len().div_ceil(2)
+                "your win still holds ({kind} in {}; type hint to see it)",
+                attacking_moves(line.len())
             ),
             Threat::NoWin { .. } => {
                 "your win is gone: the solver finds no forced win any more (undo to try again)"
@@ -297,6 +297,14 @@ Commands:
   board            draw the board again
   help, quit
 ";
+
+/// "1 attacking move" / "3 attacking moves" for a line of attacker and defender moves.
+fn attacking_moves(line_len: usize) -> String {
+    match line_len.div_ceil(2) {
+        1 => "1 attacking move".into(),
+        n => format!("{n} attacking moves"),
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -352,7 +360,7 @@ mod tests {
         };
         assert_eq!(
             event_text(&s, &Event::Verdict(win.clone())),
-            "your win still holds (VCF in 3 moves; type hint to see it)"
+            "your win still holds (VCF in 3 attacking moves; type hint to see it)"
         );
         let unknown = Threat::Unknown { side: Color::Black };
         assert!(event_text(&s, &Event::Verdict(unknown)).contains("unknown"));
