@@ -14,6 +14,19 @@ const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
 
 impl Search<'_, '_> {
+    /// Which attacks `d` remaining depth still affords: (a lone four, a three, a quiet
+    /// set-up). A lone four only helps a VCT when a three follows it (VCF is tried first).
+    fn attacks_allowed(&self, d: u32) -> (bool, bool, bool) {
+        let strict = self.sv.strict;
+        let (four_ok, three_ok) = if strict {
+            (d >= 4, d >= 3)
+        } else {
+            (d >= 2, d >= 1)
+        };
+        let quiet_ok = self.sv.quiet && d == if strict { 4 } else { 2 };
+        (four_ok, three_ok, quiet_ok)
+    }
+
     /// One iteration at `depth`; on a win `sv.line` holds the main line.
     pub(super) fn vct_root(&mut self, b: &mut Board, depth: u32) -> Res {
         let r = self.or_node(b, depth);
@@ -101,19 +114,8 @@ impl Search<'_, '_> {
         let a = b.side_to_move();
         let o = a.opposite();
         let strict = self.sv.strict;
-        // A lone four only helps a VCT when a three follows it (VCF is tried first).
-        let (four_ok, three_ok) = if strict {
-            (d >= 4, d >= 3)
-        } else {
-            (d >= 2, d >= 1)
-        };
-        let quiet_ok = self.sv.quiet && d == if strict { 4 } else { 2 };
-        let last = b
-            .history()
-            .iter()
-            .rev()
-            .find(|&&(_, c)| c == a)
-            .map(|&(p, _)| p);
+        let (four_ok, three_ok, quiet_ok) = self.attacks_allowed(d);
+        let last = last_move_of(b, a);
         let mut df = [Pos::NONE; 2];
         let mut nf = 0;
         for y in 0..b.height() {
@@ -249,20 +251,8 @@ impl Search<'_, '_> {
     /// when threats were left out for lack of depth.
     pub(super) fn gen_attacks(&mut self, b: &mut Board, d: u32) {
         let a = b.side_to_move();
-        let strict = self.sv.strict;
-        // A lone four only helps a VCT when a three follows it (VCF was already tried).
-        let (four_ok, three_ok) = if strict {
-            (d >= 4, d >= 3)
-        } else {
-            (d >= 2, d >= 1)
-        };
-        let quiet_ok = self.sv.quiet && d == if strict { 4 } else { 2 };
-        let last = b
-            .history()
-            .iter()
-            .rev()
-            .find(|&&(_, c)| c == a)
-            .map(|&(p, _)| p);
+        let (four_ok, three_ok, quiet_ok) = self.attacks_allowed(d);
+        let last = last_move_of(b, a);
         let mlo = self.sv.moves.len();
         for y in 0..b.height() {
             for x in 0..b.width() {
@@ -706,4 +696,13 @@ impl Search<'_, '_> {
         b.unmake();
         ok
     }
+}
+
+/// The last square colour `c` played, if any.
+fn last_move_of(b: &Board, c: Color) -> Option<Pos> {
+    b.history()
+        .iter()
+        .rev()
+        .find(|&&(_, mover)| mover == c)
+        .map(|&(p, _)| p)
 }
