@@ -14,6 +14,23 @@ const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
 
 impl Search<'_, '_> {
+    /// Whether a square with these attacker patterns is a threat the remaining depth affords
+    /// (`allowed` from `attacks_allowed`); a threat left out for lack of depth marks
+    /// `depth_cut`, so the caller knows a deeper search might still win.
+    fn affordable_attack(&mut self, pats: &[Pattern; 4], allowed: (bool, bool, bool)) -> bool {
+        let (four_ok, three_ok, quiet_ok) = allowed;
+        let four = four_count(pats) > 0;
+        // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
+        let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
+        // Two open twos threaten a double three (the defender node checks).
+        let two2 = !four && !three && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
+        let ok = four && four_ok || three && three_ok || two2 && quiet_ok;
+        if !ok && (four || three || two2) {
+            self.sv.depth_cut = true;
+        }
+        ok
+    }
+
     /// Which attacks `d` remaining depth still affords: (a lone four, a three, a quiet
     /// set-up). A lone four only helps a VCT when a three follows it (VCF is tried first).
     fn attacks_allowed(&self, d: u32) -> (bool, bool, bool) {
@@ -114,7 +131,8 @@ impl Search<'_, '_> {
         let a = b.side_to_move();
         let o = a.opposite();
         let strict = self.sv.strict;
-        let (four_ok, three_ok, quiet_ok) = self.attacks_allowed(d);
+        let allowed = self.attacks_allowed(d);
+        let quiet_ok = allowed.2;
         let last = last_move_of(b, a);
         let mut df = [Pos::NONE; 2];
         let mut nf = 0;
@@ -140,26 +158,13 @@ impl Search<'_, '_> {
                         Res::NoWin
                     };
                 }
-                let four = four_count(&pats) > 0;
-                if four {
+                if four_count(&pats) > 0 {
                     self.sv.cands.push(p);
                 }
-                // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
-                let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
-                // Two open twos threaten a double three (the defender node checks).
-                let two2 =
-                    !four && !three && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
-                if !(four && four_ok || three && three_ok || two2 && quiet_ok) {
-                    if four || three || two2 {
-                        self.sv.depth_cut = true;
-                    }
+                if !self.affordable_attack(&pats, allowed) {
                     continue;
                 }
-                let mut score = shape_score(&pats);
-                if last.is_some_and(|l| l.distance(p) <= 2) {
-                    score += 6;
-                }
-                self.sv.moves.push((score, p));
+                self.sv.moves.push((attack_score(&pats, last, p), p));
             }
         }
         if nf >= 2 {
@@ -251,7 +256,8 @@ impl Search<'_, '_> {
     /// when threats were left out for lack of depth.
     pub(super) fn gen_attacks(&mut self, b: &mut Board, d: u32) {
         let a = b.side_to_move();
-        let (four_ok, three_ok, quiet_ok) = self.attacks_allowed(d);
+        let allowed = self.attacks_allowed(d);
+        let quiet_ok = allowed.2;
         let last = last_move_of(b, a);
         let mlo = self.sv.moves.len();
         for y in 0..b.height() {
@@ -265,27 +271,10 @@ impl Search<'_, '_> {
                     continue;
                 }
                 let pats = b.patterns(p, a);
-                let four = four_count(&pats) > 0;
-                // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
-                let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
-                let two2 =
-                    !four && !three && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
-                if !(four && four_ok || three && three_ok || two2 && quiet_ok) {
-                    if four || three || two2 {
-                        self.sv.depth_cut = true;
-                    }
+                if !self.affordable_attack(&pats, allowed) || !legal(b, p, a) {
                     continue;
                 }
-                if !legal(b, p, a) {
-                    continue;
-                }
-                let mut score = shape_score(&pats);
-                if let Some(l) = last {
-                    if l.distance(p) <= 2 {
-                        score += 6;
-                    }
-                }
-                self.sv.moves.push((score, p));
+                self.sv.moves.push((attack_score(&pats, last, p), p));
             }
         }
         let mhi = self.sv.moves.len();
@@ -705,4 +694,10 @@ fn last_move_of(b: &Board, c: Color) -> Option<Pos> {
         .rev()
         .find(|&&(_, mover)| mover == c)
         .map(|&(p, _)| p)
+}
+
+/// Ordering score of an attack: its shape, plus a bonus near the attacker's last move.
+fn attack_score(pats: &[Pattern; 4], last: Option<Pos>, p: Pos) -> i32 {
+    let near_last = last.is_some_and(|l| l.distance(p) <= 2);
+    shape_score(pats) + if near_last { 6 } else { 0 }
 }
