@@ -21,8 +21,7 @@ fn info_engine_keys_are_silent_and_moves_follow() {
         b.send(line);
     }
     b.expect_silence();
-    b.send("BEGIN");
-    let p = b.expect_move();
+    let p = b.ask_move("BEGIN");
     Shadow::new(15, Rule::Freestyle).brain_plays(p);
     b.end();
 }
@@ -52,12 +51,10 @@ fn progress_messages_carry_text() {
 #[test]
 fn yxhashclear_is_silent() {
     let mut b = Brain::started(15);
-    b.send("TURN 7,7");
-    b.expect_move();
+    b.ask_move("TURN 7,7");
     b.send("YXHASHCLEAR");
     b.expect_silence();
-    b.send("TURN 0,0");
-    b.expect_move();
+    b.ask_move("TURN 0,0");
     b.end();
 }
 
@@ -77,12 +74,9 @@ fn yxnbest_reports_distinct_moves_and_plays_the_first() {
     assert!(best[0] != best[1] && best[1] != best[2] && best[0] != best[2]);
     assert_eq!(reply, best[0]);
     // The move was played: taking it back works.
-    b.send(&format!("TAKEBACK {reply}"));
-    b.expect("OK");
-    b.send("YXNBEST 0");
-    b.expect_error("at least 1");
-    b.send("YXNBEST x");
-    b.expect_error("YXNBEST needs a count");
+    b.ok(&format!("TAKEBACK {reply}"));
+    b.refused("YXNBEST 0", "at least 1");
+    b.refused("YXNBEST x", "YXNBEST needs a count");
     b.end();
 }
 
@@ -164,8 +158,7 @@ fn yxblock_of_every_empty_square_is_ignored() {
     }
     lines.push("DONE".into());
     b.send_lines(&lines);
-    b.send("BEGIN");
-    let p = b.expect_move();
+    let p = b.ask_move("BEGIN");
     Shadow::new(5, Rule::Freestyle).brain_plays(p);
     b.end();
 }
@@ -183,10 +176,8 @@ fn start_clears_the_block_list() {
     }
     lines.push("DONE".into());
     b.send_lines(&lines);
-    b.send("START 5");
-    b.expect("OK");
-    b.send("TURN 2,2");
-    let p = b.expect_move();
+    b.ok("START 5");
+    let p = b.ask_move("TURN 2,2");
     assert_ne!(p, Pos::new(0, 0), "the block list survived START");
     b.end();
 }
@@ -215,10 +206,8 @@ fn yxbalance_one_and_two() {
         s.brain_plays(Pos::new(x, y));
     }
     // Balance answers do not change the position: 7,7 is still the last-but-one stone.
-    b.send("TAKEBACK 8,8");
-    b.expect("OK");
-    b.send("YXBALANCEONE abc");
-    b.expect_error("YXBALANCE needs a bias");
+    b.ok("TAKEBACK 8,8");
+    b.refused("YXBALANCEONE abc", "YXBALANCE needs a bias");
     b.end();
 }
 
@@ -252,8 +241,7 @@ fn swap2board_three_stone_decision_is_legal_under_renju() {
 fn play_game(b: &mut Brain, size: usize, rule: Rule, brain_first: bool) -> usize {
     let mut s = Shadow::new(size, rule);
     if brain_first {
-        b.send("BEGIN");
-        let p = b.expect_move();
+        let p = b.ask_move("BEGIN");
         s.brain_plays(p);
     }
     let mut plies = 0;
@@ -270,8 +258,7 @@ fn play_game(b: &mut Brain, size: usize, rule: Rule, brain_first: bool) -> usize
         if s.board.is_full() {
             break;
         }
-        b.send(&format!("TURN {q}"));
-        let p = b.expect_move();
+        let p = b.ask_move(&format!("TURN {q}"));
         s.brain_plays(p);
         plies += 2;
     }
@@ -321,8 +308,7 @@ fn gomocupjudge_session_without_waiting_for_ok() {
     s.brain_plays(p);
     b.send("INFO time_left 179000");
     let q = if p == Pos::new(8, 8) { (6, 6) } else { (8, 8) };
-    b.send(&format!("TURN {},{}", q.0, q.1));
-    let r = b.expect_move();
+    let r = b.ask_move(&format!("TURN {},{}", q.0, q.1));
     s.play(q.0, q.1);
     s.brain_plays(r);
     b.end();
@@ -334,8 +320,7 @@ fn cgomokucli_session_with_start_between_games() {
     b.send("ABOUT");
     assert!(b.recv().starts_with("name=\"Gorin\""));
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
-        b.send("START 15");
-        b.expect("OK");
+        b.ok("START 15");
         b.send_all(&[
             &format!("INFO rule {}", rule.code()),
             "INFO timeout_turn 100",
@@ -362,8 +347,7 @@ fn cgomokucli_session_with_start_between_games() {
                 .unwrap();
             s.board.play(q).unwrap();
             b.send("INFO time_left 19000");
-            b.send(&format!("TURN {q}"));
-            let p = b.expect_move();
+            let p = b.ask_move(&format!("TURN {q}"));
             s.brain_plays(p);
         }
     }
@@ -404,8 +388,7 @@ fn yixin_board_lower_case_session() {
     );
     assert_ne!(reply, "7,7", "played the forbidden point");
     b.send("board");
-    b.send("done");
-    b.expect_move();
+    b.ask_move("done");
     b.end();
 }
 

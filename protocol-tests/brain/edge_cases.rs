@@ -22,20 +22,16 @@ fn assert_renju_double_three(b: &mut Brain) {
 #[test]
 fn e01_start_20() {
     let mut b = Brain::start();
-    b.send("START 20");
-    b.expect("OK");
-    b.send("TURN 19,19");
-    b.expect_move();
+    b.ok("START 20");
+    b.ask_move("TURN 19,19");
     b.end();
 }
 
 #[test]
 fn e02_start_15() {
     let mut b = Brain::start();
-    b.send("START 15");
-    b.expect("OK");
-    b.send("TURN 15,15");
-    b.expect_error("off the board");
+    b.ok("START 15");
+    b.refused("TURN 15,15", "off the board");
     b.end();
 }
 
@@ -43,20 +39,14 @@ fn e02_start_15() {
 fn e03_start_too_small_is_an_error_and_changes_nothing() {
     let mut b = Brain::start();
     for bad in ["START 4", "START 0", "START -3"] {
-        b.send(bad);
-        b.expect_error("unsupported board size");
+        b.refused(bad, "unsupported board size");
     }
-    b.send("TURN 1,1");
-    b.expect_error("no game started");
-    b.send("START 15");
-    b.expect("OK");
-    b.send("TURN 14,14");
-    b.expect_move();
-    b.send("START 4");
-    b.expect_error("unsupported board size");
+    b.refused("TURN 1,1", "no game started");
+    b.ok("START 15");
+    b.ask_move("TURN 14,14");
+    b.refused("START 4", "unsupported board size");
     // Still the same 15x15 game: 14,14 holds the stone from before.
-    b.send("TURN 14,14");
-    b.expect_error("occupied");
+    b.refused("TURN 14,14", "occupied");
     b.end();
 }
 
@@ -73,8 +63,7 @@ fn e04_start_200_names_the_supported_sizes() {
 fn e05_start_without_a_number() {
     let mut b = Brain::start();
     for bad in ["START", "START abc", "START 15x15", "START 1 2 3"] {
-        b.send(bad);
-        b.expect_error("START needs a board size");
+        b.refused(bad, "START needs a board size");
     }
     b.end();
 }
@@ -82,46 +71,33 @@ fn e05_start_without_a_number() {
 #[test]
 fn e06_start_with_width_and_height() {
     let mut b = Brain::start();
-    b.send("START 15 15");
-    b.expect("OK");
-    b.send("TURN 15,0");
-    b.expect_error("off the board");
+    b.ok("START 15 15");
+    b.refused("TURN 15,0", "off the board");
     // Rectangles are supported: 15 wide, 20 high.
-    b.send("START 15 20");
-    b.expect("OK");
-    b.send("TURN 14,19");
-    b.expect_move();
-    b.send("TURN 15,0");
-    b.expect_error("off the board");
+    b.ok("START 15 20");
+    b.ask_move("TURN 14,19");
+    b.refused("TURN 15,0", "off the board");
     b.end();
 }
 
 #[test]
 fn e07_rectstart_square() {
     let mut b = Brain::start();
-    b.send("RECTSTART 20,20");
-    b.expect("OK");
-    b.send("TURN 19,19");
-    b.expect_move();
+    b.ok("RECTSTART 20,20");
+    b.ask_move("TURN 19,19");
     b.end();
 }
 
 #[test]
 fn e08_rectstart_rectangle_and_malformed() {
     let mut b = Brain::start();
-    b.send("RECTSTART 30,20");
-    b.expect("OK");
-    b.send("TURN 29,19");
-    b.expect_move();
-    b.send("TURN 29,20");
-    b.expect_error("off the board");
-    b.send("RECTSTART 30");
-    b.expect_error("RECTSTART needs width,height");
-    b.send("RECTSTART 40,20");
-    b.expect_error("unsupported board size");
+    b.ok("RECTSTART 30,20");
+    b.ask_move("TURN 29,19");
+    b.refused("TURN 29,20", "off the board");
+    b.refused("RECTSTART 30", "RECTSTART needs width,height");
+    b.refused("RECTSTART 40,20", "unsupported board size");
     // The 30x20 game is still there.
-    b.send("TURN 29,19");
-    b.expect_error("occupied");
+    b.refused("TURN 29,19", "occupied");
     b.end();
 }
 
@@ -129,15 +105,11 @@ fn e08_rectstart_rectangle_and_malformed() {
 fn e09_start_again_resets_the_game_and_keeps_info() {
     let mut b = Brain::start();
     b.send("INFO rule 4");
-    b.send("START 15");
-    b.expect("OK");
-    b.send("TURN 7,7");
-    b.expect_move();
-    b.send("START 15");
-    b.expect("OK");
+    b.ok("START 15");
+    b.ask_move("TURN 7,7");
+    b.ok("START 15");
     // The board is empty again (BEGIN needs that) and renju still holds.
-    b.send("BEGIN");
-    b.expect_move();
+    b.ask_move("BEGIN");
     assert_renju_double_three(&mut b);
     b.end();
 }
@@ -148,8 +120,7 @@ fn e10_info_before_start_survives_start() {
     b.send("INFO rule 4");
     b.send("INFO timeout_turn 1000");
     b.expect_silence();
-    b.send("START 15");
-    b.expect("OK");
+    b.ok("START 15");
     assert_renju_double_three(&mut b);
     b.end();
 }
@@ -182,8 +153,7 @@ fn e12_max_memory_zero_and_64_bit() {
     b.send("INFO max_memory 4294967296");
     b.send("INFO max_memory 367001600");
     b.expect_silence();
-    b.send("BEGIN");
-    b.expect_move();
+    b.ask_move("BEGIN");
     b.end();
 }
 
@@ -192,8 +162,7 @@ fn e13_timeout_turn_zero_answers_at_once() {
     let mut b = Brain::started(20);
     b.send("INFO timeout_turn 0");
     let t = Instant::now();
-    b.send("TURN 10,10");
-    b.expect_move();
+    b.ask_move("TURN 10,10");
     assert!(
         t.elapsed() < Duration::from_millis(1000),
         "{:?}",
@@ -210,8 +179,7 @@ fn e13_timeout_turn_zero_stops_a_running_search() {
     b.send("TURN 10,10");
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
-    b.send("INFO timeout_turn 0");
-    b.expect_move();
+    b.ask_move("INFO timeout_turn 0");
     assert!(
         t.elapsed() < Duration::from_millis(1000),
         "{:?}",
@@ -226,8 +194,7 @@ fn e14_time_left_negative_and_unlimited() {
     b.send("INFO timeout_turn 60000");
     b.send("INFO time_left -500");
     let t = Instant::now();
-    b.send("TURN 7,7");
-    b.expect_move();
+    b.ask_move("TURN 7,7");
     assert!(
         t.elapsed() < Duration::from_millis(1000),
         "{:?}",
@@ -235,8 +202,7 @@ fn e14_time_left_negative_and_unlimited() {
     );
     b.send("INFO timeout_turn 100");
     b.send("INFO time_left 2147483647");
-    b.send("TURN 0,0");
-    b.expect_move();
+    b.ask_move("TURN 0,0");
     b.end();
 }
 
@@ -272,10 +238,8 @@ fn e16_rule_codes_switch_the_rule_silently() {
 fn e16_unplayable_rule_is_an_error_and_keeps_the_rule() {
     let mut b = Brain::started(15);
     b.send("INFO rule 4");
-    b.send("INFO rule 77");
-    b.expect_error("unsupported rule 77");
-    b.send("INFO rule -1");
-    b.expect_error("unsupported rule -1");
+    b.refused("INFO rule 77", "unsupported rule 77");
+    b.refused("INFO rule -1", "unsupported rule -1");
     assert_renju_double_three(&mut b);
     b.end();
 }
@@ -300,8 +264,7 @@ fn e18_game_commands_before_start() {
         "YXSHOWFORBID",
         "YXNBEST 2",
     ] {
-        b.send(cmd);
-        b.expect_error("no game started");
+        b.refused(cmd, "no game started");
     }
     b.send_all(&["BOARD", "7,7,1", "DONE"]);
     b.expect_error("no game started");
@@ -313,40 +276,32 @@ fn e18_game_commands_before_start() {
 #[test]
 fn e19_begin_on_an_empty_board() {
     let mut b = Brain::started(15);
-    b.send("BEGIN");
-    let p = b.expect_move();
+    let p = b.ask_move("BEGIN");
     let mut s = Shadow::new(15, Rule::Freestyle);
     s.brain_plays(p);
     // The brain's stone is on the board: a take-back of it succeeds.
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {p}"));
     b.end();
 }
 
 #[test]
 fn e20_begin_on_a_non_empty_board() {
     let mut b = Brain::started(15);
-    b.send("BEGIN");
-    let p = b.expect_move();
-    b.send("BEGIN");
-    b.expect_error("BEGIN needs an empty board");
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
+    let p = b.ask_move("BEGIN");
+    b.refused("BEGIN", "BEGIN needs an empty board");
+    b.ok(&format!("TAKEBACK {p}"));
     b.end();
 }
 
 #[test]
 fn e21_turn_adds_the_stone_and_replies() {
     let mut b = Brain::started(15);
-    b.send("TURN 7,7");
-    let p = b.expect_move();
+    let p = b.ask_move("TURN 7,7");
     let mut s = Shadow::new(15, Rule::Freestyle);
     s.play(7, 7);
     s.brain_plays(p);
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
-    b.send("TAKEBACK 7,7");
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {p}"));
+    b.ok("TAKEBACK 7,7");
     b.end();
 }
 
@@ -358,23 +313,18 @@ fn e22_turn_off_the_board() {
         b.reply().starts_with("ERROR ").then_some(()).expect(bad);
     }
     // Nothing was placed: the board is still empty.
-    b.send("BEGIN");
-    b.expect_move();
+    b.ask_move("BEGIN");
     b.end();
 }
 
 #[test]
 fn e23_turn_on_an_occupied_square() {
     let mut b = Brain::started(15);
-    b.send("TURN 7,7");
-    let p = b.expect_move();
-    b.send("TURN 7,7");
-    b.expect_error("occupied");
-    b.send(&format!("TURN {p}"));
-    b.expect_error("occupied");
+    let p = b.ask_move("TURN 7,7");
+    b.refused("TURN 7,7", "occupied");
+    b.refused(&format!("TURN {p}"), "occupied");
     // The last move is still the brain's.
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {p}"));
     b.end();
 }
 
@@ -389,21 +339,17 @@ fn e24_turn_malformed() {
         "TURN 7,8,9",
         "TURN 7;8",
     ] {
-        b.send(bad);
-        b.expect_error("TURN needs");
+        b.refused(bad, "TURN needs");
     }
-    b.send("BEGIN");
-    b.expect_move();
+    b.ask_move("BEGIN");
     b.end();
 }
 
 #[test]
 fn e25_tolerant_parsing() {
     let mut b = Brain::started(15);
-    b.send("turn  7 , 8 ");
-    let p1 = b.expect_move();
-    b.send("\tTuRn\t1,1\t");
-    let p2 = b.expect_move();
+    let p1 = b.ask_move("turn  7 , 8 ");
+    let p2 = b.ask_move("\tTuRn\t1,1\t");
     b.send_raw(b"TURN 2,2\r\n");
     let p3 = b.expect_move();
     b.send_raw(b"TURN 3,3\r");
@@ -413,10 +359,8 @@ fn e25_tolerant_parsing() {
         s.play(x, y);
         s.brain_plays(p);
     }
-    b.send(&format!("TAKEBACK {p4}"));
-    b.expect("OK");
-    b.send("TAKEBACK 3,3");
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {p4}"));
+    b.ok("TAKEBACK 3,3");
     b.end();
 }
 
@@ -461,11 +405,9 @@ fn e26_turn_filling_the_last_square() {
         .squares()
         .find(|&q| s.board.is_empty(q))
         .expect("one empty square");
-    b.send(&format!("TURN {last}"));
-    b.expect_error("the board is full");
+    b.refused(&format!("TURN {last}"), "the board is full");
     // The opponent's stone went on: taking it back works.
-    b.send(&format!("TAKEBACK {last}"));
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {last}"));
     b.end();
 }
 
@@ -491,8 +433,7 @@ fn e27_turn_after_a_five() {
         s.play(x, y);
     }
     s.brain_plays(p);
-    b.send("TURN 14,14");
-    let q = b.expect_move();
+    let q = b.ask_move("TURN 14,14");
     s.play(14, 14);
     s.brain_plays(q);
     b.end();
@@ -504,12 +445,9 @@ fn e28_empty_board_block_plays_black() {
     b.send_all(&["BOARD", "DONE"]);
     let p = b.expect_move();
     // The brain moved first (black): its stone is the only one, BEGIN now fails.
-    b.send("BEGIN");
-    b.expect_error("BEGIN needs an empty board");
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
-    b.send("BEGIN");
-    b.expect_move();
+    b.refused("BEGIN", "BEGIN needs an empty board");
+    b.ok(&format!("TAKEBACK {p}"));
+    b.ask_move("BEGIN");
     b.end();
 }
 
@@ -549,17 +487,14 @@ fn e29_board_counts_give_the_colour() {
 #[test]
 fn e30_impossible_counts_are_an_error_and_change_nothing() {
     let mut b = Brain::started(15);
-    b.send("TURN 7,7");
-    let p = b.expect_move();
+    let p = b.ask_move("TURN 7,7");
     b.send_all(&["BOARD", "1,1,1", "2,2,1", "3,3,2", "4,4,1", "DONE"]);
     b.expect_error("cannot arise from alternating play");
     b.send_all(&["BOARD", "1,1,2", "2,2,2", "DONE"]);
     b.expect_error("cannot arise from alternating play");
     // The game before the block is intact.
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
-    b.send("TAKEBACK 7,7");
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {p}"));
+    b.ok("TAKEBACK 7,7");
     b.end();
 }
 
@@ -578,16 +513,14 @@ fn e31_field_3_is_skipped_with_a_message() {
     s.play(8, 8);
     s.brain_plays(Pos::new(x, y));
     // Field-3 squares are treated as empty.
-    b.send("TURN 0,0");
-    b.expect_move();
+    b.ask_move("TURN 0,0");
     b.end();
 }
 
 #[test]
 fn e32_bad_board_lines_are_an_error_and_change_nothing() {
     let mut b = Brain::started(15);
-    b.send("TURN 7,7");
-    let p = b.expect_move();
+    let p = b.ask_move("TURN 7,7");
     for (lines, part) in [
         (&["7,8,0"][..], "field must be 1, 2 or 3"),
         (&["7,8,4"][..], "field must be 1, 2 or 3"),
@@ -599,13 +532,10 @@ fn e32_bad_board_lines_are_an_error_and_change_nothing() {
     ] {
         b.send("BOARD");
         b.send_all(lines);
-        b.send("DONE");
-        b.expect_error(part);
+        b.refused("DONE", part);
     }
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
-    b.send("TAKEBACK 7,7");
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {p}"));
+    b.ok("TAKEBACK 7,7");
     b.end();
 }
 
@@ -623,8 +553,7 @@ fn e33_block_framing_is_tolerant() {
     let mut s = Shadow::new(15, Rule::Freestyle);
     s.play(7, 7);
     s.brain_plays(q);
-    b.send(&format!("TAKEBACK {q}"));
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {q}"));
     b.end();
 }
 
@@ -649,22 +578,17 @@ fn e34_block_interrupted_by_end_of_input() {
 #[test]
 fn e35_board_mid_game_replaces_the_position() {
     let mut b = Brain::started(15);
-    b.send("TURN 7,7");
-    let p = b.expect_move();
+    let p = b.ask_move("TURN 7,7");
     let moves = [(1, 1), (2, 2), (3, 3)];
     b.send_lines(&board_block(&moves));
     let q = b.expect_move();
-    b.send(&format!("TAKEBACK {q}"));
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {q}"));
     // The old stones are gone.
     if p != Pos::new(3, 3) {
-        b.send(&format!("TAKEBACK {p}"));
-        b.expect_error("");
+        b.refused(&format!("TAKEBACK {p}"), "");
     }
-    b.send("TAKEBACK 7,7");
-    b.expect_error("is empty");
-    b.send("TAKEBACK 3,3");
-    b.expect("OK");
+    b.refused("TAKEBACK 7,7", "is empty");
+    b.ok("TAKEBACK 3,3");
     b.end();
 }
 
@@ -680,11 +604,9 @@ fn e36_block_order_gives_the_history() {
     b.expect_silence();
     for &(x, y) in moves.iter().rev() {
         if (x, y) != (7, 7) {
-            b.send("TAKEBACK 7,7");
-            b.expect_error("not the last move");
+            b.refused("TAKEBACK 7,7", "not the last move");
         }
-        b.send(&format!("TAKEBACK {x},{y}"));
-        b.expect("OK");
+        b.ok(&format!("TAKEBACK {x},{y}"));
     }
     b.end();
 }
@@ -692,13 +614,10 @@ fn e36_block_order_gives_the_history() {
 #[test]
 fn e37_takeback_of_the_last_move() {
     let mut b = Brain::started(15);
-    b.send("TURN 7,7");
-    let p = b.expect_move();
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
+    let p = b.ask_move("TURN 7,7");
+    b.ok(&format!("TAKEBACK {p}"));
     // The square is free again and it is the brain's turn once more.
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect_error("is empty");
+    b.refused(&format!("TAKEBACK {p}"), "is empty");
     b.end();
 }
 
@@ -708,8 +627,7 @@ fn e38_takebacks_then_turn_resent() {
     let mut s = Shadow::new(15, Rule::Freestyle);
     let mut history = Vec::new();
     for (x, y) in [(7, 7), (3, 3), (11, 11)] {
-        b.send(&format!("TURN {x},{y}"));
-        let p = b.expect_move();
+        let p = b.ask_move(&format!("TURN {x},{y}"));
         s.play(x, y);
         s.brain_plays(p);
         history.push(Pos::new(x, y));
@@ -717,11 +635,9 @@ fn e38_takebacks_then_turn_resent() {
     }
     // Piskvork's undo: newest first, one move too many, then TURN with that move again.
     for p in history[2..].iter().rev() {
-        b.send(&format!("TAKEBACK {p}"));
-        b.expect("OK");
+        b.ok(&format!("TAKEBACK {p}"));
     }
-    b.send(&format!("TURN {}", history[2]));
-    let p = b.expect_move();
+    let p = b.ask_move(&format!("TURN {}", history[2]));
     let mut s = Shadow::new(15, Rule::Freestyle);
     for q in &history[..3] {
         s.board.play(*q).unwrap();
@@ -733,10 +649,8 @@ fn e38_takebacks_then_turn_resent() {
 #[test]
 fn e39_takeback_errors_change_nothing() {
     let mut b = Brain::started(15);
-    b.send("TAKEBACK 7,7");
-    b.expect_error("is empty");
-    b.send("TURN 7,7");
-    let p = b.expect_move();
+    b.refused("TAKEBACK 7,7", "is empty");
+    let p = b.ask_move("TURN 7,7");
     for (bad, part) in [
         ("TAKEBACK 0,0", "is empty"),
         ("TAKEBACK 15,0", "off the board"),
@@ -744,25 +658,19 @@ fn e39_takeback_errors_change_nothing() {
         ("TAKEBACK abc", "TAKEBACK needs"),
         ("TAKEBACK", "TAKEBACK needs"),
     ] {
-        b.send(bad);
-        b.expect_error(part);
+        b.refused(bad, part);
     }
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
+    b.ok(&format!("TAKEBACK {p}"));
     b.end();
 }
 
 #[test]
 fn e40_takeback_of_an_older_stone_is_refused() {
     let mut b = Brain::started(15);
-    b.send("TURN 7,7");
-    let p = b.expect_move();
-    b.send("TAKEBACK 7,7");
-    b.expect_error("not the last move");
-    b.send(&format!("TAKEBACK {p}"));
-    b.expect("OK");
-    b.send("TAKEBACK 7,7");
-    b.expect("OK");
+    let p = b.ask_move("TURN 7,7");
+    b.refused("TAKEBACK 7,7", "not the last move");
+    b.ok(&format!("TAKEBACK {p}"));
+    b.ok("TAKEBACK 7,7");
     b.end();
 }
 
@@ -771,17 +679,13 @@ fn e41_play_commits_and_echoes() {
     let mut b = Brain::started(15);
     b.send("PLAY 7,7");
     b.expect("7,7");
-    b.send("PLAY 7,7");
-    b.expect_error("occupied");
-    b.send("PLAY 15,15");
-    b.expect_error("off the board");
-    b.send("TAKEBACK 7,7");
-    b.expect("OK");
+    b.refused("PLAY 7,7", "occupied");
+    b.refused("PLAY 15,15", "off the board");
+    b.ok("TAKEBACK 7,7");
     // Renju: black may not PLAY a forbidden square.
     b.send("INFO rule 4");
     b.send_all(&DOUBLE_THREE);
-    b.send("PLAY 7,7");
-    b.expect_error("forbidden");
+    b.refused("PLAY 7,7", "forbidden");
     b.end();
 }
 
@@ -789,14 +693,10 @@ fn e41_play_commits_and_echoes() {
 fn e42_restart_keeps_size_and_info() {
     let mut b = Brain::started(20);
     b.send("INFO rule 4");
-    b.send("TURN 19,19");
-    b.expect_move();
-    b.send("RESTART");
-    b.expect("OK");
-    b.send("TURN 19,19");
-    b.expect_move();
-    b.send("RESTART");
-    b.expect("OK");
+    b.ask_move("TURN 19,19");
+    b.ok("RESTART");
+    b.ask_move("TURN 19,19");
+    b.ok("RESTART");
     b.send_all(&[
         "YXBOARD", "5,7,1", "0,0,2", "6,7,1", "2,0,2", "7,5,1", "4,0,2", "7,6,1", "19,19,2", "DONE",
     ]);
@@ -835,8 +735,7 @@ fn e45_unsupported_block_is_consumed() {
     b.send_all(&["YXQUERYDATABASEALL", "7,7", "TURN 8,8", "8,8", "DONE"]);
     b.expect("UNKNOWN unknown command 'YXQUERYDATABASEALL'");
     // "TURN 8,8" inside the block was not executed: the board is still empty.
-    b.send("BEGIN");
-    b.expect_move();
+    b.ask_move("BEGIN");
     b.end();
 }
 
@@ -902,8 +801,7 @@ fn e46_swap2board_answers_each_stage() {
     b.send_all(&["SWAP2BOARD", "7,7", "15,7", "8,8", "DONE"]);
     b.expect_error("off the board");
     // SWAP2BOARD leaves the game as it was (empty).
-    b.send("BEGIN");
-    b.expect_move();
+    b.ask_move("BEGIN");
     b.end();
 }
 
@@ -912,10 +810,8 @@ fn e47_yxboard_loads_without_moving() {
     let mut b = Brain::started(15);
     b.send_all(&["YXBOARD", "7,7,1", "8,8,2", "DONE"]);
     b.expect_silence();
-    b.send("TAKEBACK 8,8");
-    b.expect("OK");
-    b.send("TAKEBACK 7,7");
-    b.expect("OK");
+    b.ok("TAKEBACK 8,8");
+    b.ok("TAKEBACK 7,7");
     b.end();
 }
 
@@ -930,8 +826,7 @@ fn e48_yxstop_while_thinking_and_idle() {
     b.send("TURN 10,10");
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
-    b.send("YXSTOP");
-    let p = b.expect_move();
+    let p = b.ask_move("YXSTOP");
     let stop_ms = t.elapsed().as_millis();
     assert!(stop_ms < 1000, "YXSTOP took {stop_ms} ms");
     let mut s = Shadow::new(20, Rule::Freestyle);
@@ -1048,16 +943,14 @@ fn e52_long_lines_and_binary_bytes() {
     huge.push(b'\n');
     b.send_raw(&huge);
     b.expect_silence();
-    b.send("BEGIN");
-    b.expect_move();
+    b.ask_move("BEGIN");
     b.end();
 }
 
 #[test]
 fn e53_replies_are_bare_squares() {
     let mut b = Brain::started(20);
-    b.send("BEGIN");
-    b.expect_move();
+    b.ask_move("BEGIN");
     let line = b.seen.last().unwrap().clone();
     assert!(
         line.bytes().all(|c| c.is_ascii_digit() || c == b','),
@@ -1099,8 +992,7 @@ fn e54_renju_black_never_plays_a_forbidden_point() {
 fn e57_suspension_between_moves() {
     let mut b = Brain::started(15);
     b.send("INFO timeout_turn 300");
-    b.send("TURN 7,7");
-    b.expect_move();
+    b.ask_move("TURN 7,7");
     let pid = b.pid().to_string();
     let stop = std::process::Command::new("kill")
         .args(["-STOP", &pid])
@@ -1112,8 +1004,7 @@ fn e57_suspension_between_moves() {
             .status();
     }
     let t = Instant::now();
-    b.send("TURN 3,3");
-    b.expect_move();
+    b.ask_move("TURN 3,3");
     // The 300 ms budget starts when TURN is read, not at the last move.
     assert!(
         t.elapsed() < Duration::from_millis(2000),

@@ -209,6 +209,24 @@ impl Brain {
         Pos::new(x, y)
     }
 
+    /// Sends `line` and expects an `ERROR` reply containing `part`.
+    pub fn refused(&mut self, line: &str, part: &str) {
+        self.send(line);
+        self.expect_error(part);
+    }
+
+    /// Sends `line` and expects the reply `OK`.
+    pub fn ok(&mut self, line: &str) {
+        self.send(line);
+        self.expect("OK");
+    }
+
+    /// Sends `line` and expects a move in reply; returns it.
+    pub fn ask_move(&mut self, line: &str) -> Pos {
+        self.send(line);
+        self.expect_move()
+    }
+
     /// Closes stdin (end of input).
     pub fn close_stdin(&mut self) {
         self.stdin = None;
