@@ -12,6 +12,8 @@ use crate::board::{Board, Color, Pattern, Pos};
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
+/// Node budget of the defender's own VCF, checked before his defences against a three.
+const DEFENDER_VCF_BUDGET: u64 = 200;
 
 impl Search<'_, '_> {
     /// Whether a square with these attacker patterns is a threat the remaining depth affords
@@ -20,20 +22,39 @@ impl Search<'_, '_> {
     fn affordable_attack(&mut self, pats: &[Pattern; 4], allowed: (bool, bool, bool)) -> bool {
         let (four_ok, three_ok, quiet_ok) = allowed;
         let four = four_count(pats) > 0;
+        let open3 = pats.contains(&Pattern::F3);
         // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
-        let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
+        let closed3 = !four && !open3 && pats.contains(&Pattern::B3);
         // Two open twos threaten a double three (the defender node checks).
-        let two2 = !four && !three && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
-        let ok = four && four_ok || three && three_ok || two2 && quiet_ok;
-        if !ok && (four || three || two2) {
+        let two2 =
+            !four && !open3 && !closed3 && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
+        let closed_ok = three_ok && self.sv.depth_left >= self.attack_cost(pats);
+        let ok = four && four_ok || open3 && three_ok || closed3 && closed_ok || two2 && quiet_ok;
+        if !ok && (four || open3 || closed3 || two2) {
             self.sv.depth_cut = true;
         }
         ok
     }
 
+    /// The depth an attack costs: one, but a lone closed three (a "fukumi" VCF threat) costs
+    /// more outside strict mode. Such threats are many and each makes the defender try every
+    /// square near the threatened VCF, so the iterative deepening reaches them later.
+    fn attack_cost(&self, pats: &[Pattern; 4]) -> u32 {
+        if self.sv.strict
+            || four_count(pats) > 0
+            || pats.contains(&Pattern::F3)
+            || !pats.contains(&Pattern::B3)
+        {
+            1
+        } else {
+            self.sv.fukumi_cost
+        }
+    }
+
     /// Which attacks `d` remaining depth still affords: (a lone four, a three, a quiet
     /// set-up). A lone four only helps a VCT when a three follows it (VCF is tried first).
-    fn attacks_allowed(&self, d: u32) -> (bool, bool, bool) {
+    fn attacks_allowed(&mut self, d: u32) -> (bool, bool, bool) {
+        self.sv.depth_left = d;
         let strict = self.sv.strict;
         let (four_ok, three_ok) = if strict {
             (d >= 4, d >= 3)
@@ -208,8 +229,9 @@ impl Search<'_, '_> {
             if !legal(b, m, a) {
                 continue;
             }
+            let cost = self.attack_cost(&b.patterns(m, a));
             b.make(m);
-            let r = self.and_node(b, d - 1);
+            let r = self.and_node(b, d - cost);
             b.unmake();
             if r != Res::NoWin {
                 return r;
@@ -413,6 +435,10 @@ impl Search<'_, '_> {
         if threats.is_empty() {
             return self.vcf_threat_defences(b, a, d, clo, chi);
         }
+        // The attacker threatens no five yet: a VCF of the defender's own comes first and wins.
+        if self.defender_vcf(b) {
+            return None;
+        }
         // Candidates: the threat squares, the squares on their four lines, counter-fours.
         let tlo = self.sv.moves.len();
         let st = self.next_stamp();
@@ -480,6 +506,27 @@ impl Search<'_, '_> {
         let hi = self.sv.moves.len();
         self.sv.moves[tlo..hi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         Some(())
+    }
+
+    /// Whether the side to move (the defender, facing no five) has a VCF of his own, searched
+    /// under a small node budget. The attacker's replies to it are blocks or counter-fours,
+    /// which the VCF handles, so a VCF found refutes whatever slower threat the attacker has.
+    fn defender_vcf(&mut self, b: &mut Board) -> bool {
+        let saved = (
+            self.sv.vcf_cut,
+            self.sv.vcf_base,
+            self.sv.vcf_budget,
+            self.sv.vcf_stop,
+        );
+        self.sv.vcf_budget = DEFENDER_VCF_BUDGET;
+        let r = self.vcf_root(b, UNLIMITED);
+        (
+            self.sv.vcf_cut,
+            self.sv.vcf_base,
+            self.sv.vcf_budget,
+            self.sv.vcf_stop,
+        ) = saved;
+        r == Res::Win
     }
 
     /// No open-four threat: if the attacker would have a VCF were it his move, the defender
@@ -645,10 +692,11 @@ impl Search<'_, '_> {
         let mut ok = false;
         for i in mlo..mhi {
             let m = self.sv.moves[i].1;
+            let cost = self.attack_cost(&b.patterns(m, b.side_to_move()));
             b.make(m);
-            if self.and_node(b, d - 1) == Res::Win {
+            if self.and_node(b, d - cost) == Res::Win {
                 out.push(m);
-                ok = self.extract_and(b, d - 1, out, ply + 1);
+                ok = self.extract_and(b, d - cost, out, ply + 1);
                 b.unmake();
                 break;
             }
