@@ -72,9 +72,9 @@ const VCT_MAX_THREATS: u32 = 40;
 const VCT_QUIET_MAX: u32 = 3;
 /// Node budget of each VCF inside a VCT: deep VCFs are rare and a long failing one costs more
 /// than the threats it would save (measured on the renju puzzle set).
-const VCT_VCF_BUDGET: u64 = 200;
+const VCT_VCF_BUDGET: u64 = 50;
 /// VCT depth a lone closed three costs (see `attack_cost`).
-const FUKUMI_COST: u32 = 2;
+const FUKUMI_COST: u32 = 3;
 /// Capacity of the candidate stack (squares over all plies of one search).
 const CAND_CAP: usize = 1 << 16;
 /// Default hash table: 2^20 entries of 12 bytes.
@@ -119,8 +119,6 @@ pub struct Solver {
     pn: Vec<pns::PnNode>,
     /// VCT: the depth left at the node whose attacks are being generated.
     depth_left: u32,
-    /// VCT: the depth a lone closed three costs (outside strict mode).
-    fukumi_cost: u32,
 }
 
 impl Default for Solver {
@@ -160,10 +158,6 @@ impl Solver {
             vcf_stop: u64::MAX,
             pn: Vec::new(),
             depth_left: 0,
-            fukumi_cost: std::env::var("FUKUMI")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(FUKUMI_COST),
         }
     }
 
@@ -200,6 +194,7 @@ impl Solver {
             // Quiet set-ups widen every node; they pay only in short wins.
             s.sv.quiet = depth <= VCT_QUIET_MAX;
             result = s.vct_root(board, depth);
+            log::debug!("vct depth {depth}: {result:?} after {} nodes", s.sv.nodes);
             if result != Res::NoWin || !s.sv.depth_cut {
                 break;
             }
@@ -246,6 +241,7 @@ impl Solver {
         for depth in 1..=max_moves.min(UNLIMITED - 1) {
             s.sv.depth_cut = false;
             result = s.vct_root(board, depth);
+            log::debug!("vct depth {depth}: {result:?} after {} nodes", s.sv.nodes);
             if result != Res::NoWin || !s.sv.depth_cut {
                 break;
             }

@@ -7,13 +7,13 @@
 
 use super::tt::Entry;
 use super::vcf::MAX_REPLIES;
-use super::{any_legal, four_count, legal, near, shape_score, Res, Search, UNLIMITED};
-use crate::board::{Board, Color, Pattern, Pos};
+use super::{any_legal, four_count, legal, near, shape_score, Res, Search, FUKUMI_COST, UNLIMITED};
+use crate::board::{Board, Color, Pattern, Pos, Rule};
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
 /// Node budget of the defender's own VCF, checked before his defences against a three.
-const DEFENDER_VCF_BUDGET: u64 = 200;
+const DEFENDER_VCF_BUDGET: u64 = 50;
 
 impl Search<'_, '_> {
     /// Whether a square with these attacker patterns is a threat the remaining depth affords
@@ -39,7 +39,7 @@ impl Search<'_, '_> {
     /// The depth an attack costs: one, but a lone closed three (a "fukumi" VCF threat) costs
     /// more outside strict mode. Such threats are many and each makes the defender try every
     /// square near the threatened VCF, so the iterative deepening reaches them later.
-    fn attack_cost(&self, pats: &[Pattern; 4]) -> u32 {
+    pub(super) fn attack_cost(&self, pats: &[Pattern; 4]) -> u32 {
         if self.sv.strict
             || four_count(pats) > 0
             || pats.contains(&Pattern::F3)
@@ -47,7 +47,7 @@ impl Search<'_, '_> {
         {
             1
         } else {
-            self.sv.fukumi_cost
+            FUKUMI_COST
         }
     }
 
@@ -511,7 +511,7 @@ impl Search<'_, '_> {
     /// Whether the side to move (the defender, facing no five) has a VCF of his own, searched
     /// under a small node budget. The attacker's replies to it are blocks or counter-fours,
     /// which the VCF handles, so a VCF found refutes whatever slower threat the attacker has.
-    fn defender_vcf(&mut self, b: &mut Board) -> bool {
+    pub(super) fn defender_vcf(&mut self, b: &mut Board) -> bool {
         let saved = (
             self.sv.vcf_cut,
             self.sv.vcf_base,
@@ -595,9 +595,108 @@ impl Search<'_, '_> {
                 }
             }
         }
+        // A defence after which the same VCF still plays out as before refutes nothing: drop
+        // it here rather than search it. Counter-fours stay (they change the replies).
+        let llo = self.sv.cands.len();
+        for i in 0..self.sv.line.len() {
+            let p = self.sv.line[i];
+            self.sv.cands.push(p);
+        }
+        let lhi = self.sv.cands.len();
         let hi = self.sv.moves.len();
+        let mut keep = mlo;
+        for i in mlo..hi {
+            let e = self.sv.moves[i].1;
+            let counter = four_count(&b.patterns(e, o)) > 0;
+            let dead = !counter && {
+                b.make(e);
+                let s = self.line_survives(b, a, llo, lhi);
+                b.unmake();
+                s
+            };
+            if !dead {
+                self.sv.moves[keep] = self.sv.moves[i];
+                keep += 1;
+            }
+        }
+        self.sv.cands.truncate(llo);
+        self.sv.moves.truncate(keep);
+        let hi = keep;
         self.sv.moves[mlo..hi].sort_by_key(|m| std::cmp::Reverse(m.0));
         Some(())
+    }
+
+    /// Whether the VCF `cands[lo..hi]` (attacker's fours and the defender's blocks, ending in a
+    /// five) still wins as written on the board now, with the attacker to move and the defender
+    /// holding no four. It stops, answering false, where anything differs: a square taken, a
+    /// four no longer a four or now forbidden, another block square, a block that makes a four.
+    pub(super) fn line_survives(&mut self, b: &mut Board, a: Color, lo: usize, hi: usize) -> bool {
+        let o = a.opposite();
+        if matches!(b.rule(), Rule::Caro | Rule::CaroExact) {
+            return false;
+        }
+        let mut made = 0;
+        let mut ok = false;
+        let mut i = lo;
+        while i < hi {
+            let m = self.sv.cands[i];
+            if !b.is_empty(m) || !legal(b, m, a) {
+                break;
+            }
+            let pats = b.patterns(m, a);
+            if pats.contains(&Pattern::Five) {
+                ok = true;
+                break;
+            }
+            if i + 1 >= hi || four_count(&pats) == 0 {
+                break;
+            }
+            b.make(m);
+            made += 1;
+            let mut fives = [Pos::NONE; 2];
+            let mut n = 0;
+            for (dir, pat) in pats.iter().enumerate() {
+                if !pat.is_four() {
+                    continue;
+                }
+                for k in -4isize..=4 {
+                    let q = m.step(dir, k);
+                    if k != 0
+                        && n < 2
+                        && b.contains(q)
+                        && b.is_empty(q)
+                        && b.pattern(q, dir, a) == Pattern::Five
+                        && (n == 0 || fives[0] != q)
+                    {
+                        fives[n] = q;
+                        n += 1;
+                    }
+                }
+            }
+            if n == 0 {
+                break;
+            }
+            // The defender has no four, so two five squares or a forbidden block win outright.
+            if n == 2 || !legal(b, fives[0], o) {
+                ok = true;
+                break;
+            }
+            let r = self.sv.cands[i + 1];
+            if r != fives[0] {
+                break;
+            }
+            let rp = b.patterns(r, o);
+            if four_count(&rp) > 0 || rp.contains(&Pattern::Five) {
+                break;
+            }
+            b.make(r);
+            made += 1;
+            i += 2;
+        }
+        for _ in 0..made {
+            b.unmake();
+        }
+        ok
     }
 
     /// No open-four threat and no VCF threat: if the attacker, moving again, would win with one
