@@ -631,7 +631,7 @@ fn the_defenders_own_vcf_is_seen_before_his_blocks() {
 fn closed_three_set_ups_cost_more_depth_outside_strict_mode() {
     let b = four_three(Rule::Freestyle);
     let mut s = Solver::with_table_bits(12);
-    let mut search = Search::begin(&mut s, &b, &ThreatLimits::default(), None);
+    let search = Search::begin(&mut s, &b, &ThreatLimits::default(), None);
     // (6,10) makes a four (and a three); (6,13) the open three (6,11..13); (2,... ) nothing.
     let four = b.patterns(Pos::new(6, 10), Color::Black);
     let open = b.patterns(Pos::new(6, 13), Color::Black);
