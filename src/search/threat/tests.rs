@@ -652,3 +652,43 @@ fn closed_three_set_ups_cost_more_depth_outside_strict_mode() {
     search.sv.strict = true;
     assert_eq!(search.attack_cost(&pats), 1);
 }
+
+#[test]
+fn attacks_that_leave_the_defenders_vcf_standing_are_dropped() {
+    // White holds the four-three; black, to move, could open a three far from it on row 13.
+    let b = setup(
+        Rule::Freestyle,
+        &[
+            (2, 10),
+            (12, 2),
+            (13, 4),
+            (10, 0),
+            (1, 1),
+            (10, 13),
+            (11, 13),
+        ],
+        &[(3, 10), (4, 10), (5, 10), (6, 11), (6, 12)],
+        Color::Black,
+    );
+    assert!(b
+        .patterns(Pos::new(12, 13), Color::Black)
+        .contains(&Pattern::F3));
+    let mut s = Solver::with_table_bits(12);
+    let stop = AtomicBool::new(false);
+    let mut work = b.clone();
+    let mut search = Search::begin(&mut s, &work, &ThreatLimits::default(), Some(&stop));
+    let lo = search.sv.moves.len();
+    search.sv.moves.push((0, Pos::new(12, 13)));
+    search.sv.moves.push((0, Pos::new(7, 10)));
+    let hi = search.sv.moves.len();
+    let end = search.drop_attacks_under_vcf(&mut work, lo, hi);
+    let kept: Vec<Pos> = search.sv.moves[lo..end].iter().map(|m| m.1).collect();
+    assert_eq!(
+        kept,
+        vec![Pos::new(7, 10)],
+        "the far three loses to the VCF"
+    );
+    assert_eq!(work.hash(), b.hash());
+    // And the solver finds no black win here.
+    assert!(!matches!(vct(&b, None), Proof::Win(_)));
+}

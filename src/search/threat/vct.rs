@@ -220,7 +220,10 @@ impl Search<'_, '_> {
             b.unmake();
             return r;
         }
-        let mhi = self.sv.moves.len();
+        let mut mhi = self.sv.moves.len();
+        if mhi > mlo {
+            mhi = self.drop_attacks_under_vcf(b, mlo, mhi);
+        }
         if mhi - mlo > 1 {
             self.order_by_defences(b, d, mlo, mhi);
         }
@@ -238,6 +241,43 @@ impl Search<'_, '_> {
             }
         }
         Res::NoWin
+    }
+
+    /// When the defender, given the move, has a VCF, an attack that is no four and leaves that
+    /// VCF playing out as before loses to it: such attacks are dropped from `moves[lo..hi]`.
+    /// Returns the new end of the list.
+    pub(super) fn drop_attacks_under_vcf(&mut self, b: &mut Board, lo: usize, hi: usize) -> usize {
+        let a = b.side_to_move();
+        let o = a.opposite();
+        b.set_side_to_move(o);
+        let vcf = self.defender_vcf(b);
+        b.set_side_to_move(a);
+        if !vcf {
+            return hi;
+        }
+        let llo = self.sv.cands.len();
+        for i in 0..self.sv.line.len() {
+            let p = self.sv.line[i];
+            self.sv.cands.push(p);
+        }
+        let lhi = self.sv.cands.len();
+        let mut keep = lo;
+        for i in lo..hi {
+            let m = self.sv.moves[i].1;
+            let dead = four_count(&b.patterns(m, a)) == 0 && legal(b, m, a) && {
+                b.make(m);
+                let s = self.line_survives(b, o, llo, lhi);
+                b.unmake();
+                s
+            };
+            if !dead {
+                self.sv.moves[keep] = self.sv.moves[i];
+                keep += 1;
+            }
+        }
+        self.sv.cands.truncate(llo);
+        self.sv.moves.truncate(keep);
+        keep
     }
 
     /// Orders the attacks `moves[lo..hi]` by what they threaten, read on their own lines only:
