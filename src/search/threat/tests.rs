@@ -636,8 +636,8 @@ fn closed_three_set_ups_cost_more_depth_outside_strict_mode() {
     let four = b.patterns(Pos::new(6, 10), Color::Black);
     let open = b.patterns(Pos::new(6, 13), Color::Black);
     assert!(open.contains(&Pattern::F3));
-    assert_eq!(search.attack_cost(&four), 1);
-    assert_eq!(search.attack_cost(&open), 1);
+    assert_eq!(search.attack_cost(&four, 9), 1);
+    assert_eq!(search.attack_cost(&open, 9), 1);
     let mut closed = Board::new(15, 15, Rule::Freestyle).unwrap();
     for (p, c) in [
         ((5, 7), Color::Black),
@@ -648,9 +648,15 @@ fn closed_three_set_ups_cost_more_depth_outside_strict_mode() {
     }
     let pats = closed.patterns(Pos::new(7, 7), Color::Black);
     assert!(pats.contains(&Pattern::B3) && !pats.contains(&Pattern::F3));
-    assert_eq!(search.attack_cost(&pats), FUKUMI_COST);
+    assert_eq!(search.attack_cost(&pats, 9), FUKUMI_COST);
+    // Short searches (with quiet set-ups) take it as their last threat at the plain price,
+    // strict ones always.
+    search.sv.quiet = true;
+    assert_eq!(search.attack_cost(&pats, 1), 1);
+    assert_eq!(search.attack_cost(&pats, 2), FUKUMI_COST);
+    search.sv.quiet = false;
     search.sv.strict = true;
-    assert_eq!(search.attack_cost(&pats), 1);
+    assert_eq!(search.attack_cost(&pats, 9), 1);
 }
 
 #[test]

@@ -28,7 +28,8 @@ impl Search<'_, '_> {
         // Two open twos threaten a double three (the defender node checks).
         let two2 =
             !four && !open3 && !closed3 && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
-        let closed_ok = three_ok && self.sv.depth_left >= self.attack_cost(pats);
+        let closed_ok =
+            three_ok && self.sv.depth_left >= self.attack_cost(pats, self.sv.depth_left);
         let ok = four && four_ok || open3 && three_ok || closed3 && closed_ok || two2 && quiet_ok;
         if !ok && (four || open3 || closed3 || two2) {
             self.sv.depth_cut = true;
@@ -37,10 +38,12 @@ impl Search<'_, '_> {
     }
 
     /// The depth an attack costs: one, but a lone closed three (a "fukumi" VCF threat) costs
-    /// more outside strict mode. Such threats are many and each makes the defender try every
-    /// square near the threatened VCF, so the iterative deepening reaches them later.
-    pub(super) fn attack_cost(&self, pats: &[Pattern; 4]) -> u32 {
+    /// more in the deeper iterations (those without quiet set-ups) outside strict mode. Such
+    /// threats are many and each makes the defender try the squares near the threatened VCF,
+    /// so long lines reach them later; short searches take them at the plain price.
+    pub(super) fn attack_cost(&self, pats: &[Pattern; 4], d: u32) -> u32 {
         if self.sv.strict
+            || self.sv.quiet && d <= 1
             || four_count(pats) > 0
             || pats.contains(&Pattern::F3)
             || !pats.contains(&Pattern::B3)
@@ -232,7 +235,7 @@ impl Search<'_, '_> {
             if !legal(b, m, a) {
                 continue;
             }
-            let cost = self.attack_cost(&b.patterns(m, a));
+            let cost = self.attack_cost(&b.patterns(m, a), d);
             b.make(m);
             let r = self.and_node(b, d - cost);
             b.unmake();
@@ -831,7 +834,7 @@ impl Search<'_, '_> {
         let mut ok = false;
         for i in mlo..mhi {
             let m = self.sv.moves[i].1;
-            let cost = self.attack_cost(&b.patterns(m, b.side_to_move()));
+            let cost = self.attack_cost(&b.patterns(m, b.side_to_move()), d);
             b.make(m);
             if self.and_node(b, d - cost) == Res::Win {
                 out.push(m);
