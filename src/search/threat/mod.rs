@@ -67,12 +67,14 @@ enum Res {
 /// "No depth limit" for the VCF depth counter (the board runs out first).
 const UNLIMITED: u32 = 255;
 /// Largest VCT threat depth the iterative deepening tries.
-const VCT_MAX_THREATS: u32 = 12;
+const VCT_MAX_THREATS: u32 = 40;
 /// Largest VCT threat depth whose iteration also tries quiet double-two set-ups.
 const VCT_QUIET_MAX: u32 = 3;
 /// Node budget of each VCF inside a VCT: deep VCFs are rare and a long failing one costs more
 /// than the threats it would save (measured on the renju puzzle set).
-const VCT_VCF_BUDGET: u64 = 200;
+const VCT_VCF_BUDGET: u64 = 50;
+/// VCT depth a lone closed three costs (see `attack_cost`).
+const FUKUMI_COST: u32 = 3;
 /// Capacity of the candidate stack (squares over all plies of one search).
 const CAND_CAP: usize = 1 << 16;
 /// Default hash table: 2^20 entries of 12 bytes.
@@ -115,6 +117,8 @@ pub struct Solver {
     vcf_stop: u64,
     /// VCT: the proof-number tree.
     pn: Vec<pns::PnNode>,
+    /// VCT: the depth left at the node whose attacks are being generated.
+    depth_left: u32,
 }
 
 impl Default for Solver {
@@ -153,6 +157,7 @@ impl Solver {
             vct_vcf_budget: VCT_VCF_BUDGET,
             vcf_stop: u64::MAX,
             pn: Vec::new(),
+            depth_left: 0,
         }
     }
 
@@ -189,6 +194,7 @@ impl Solver {
             // Quiet set-ups widen every node; they pay only in short wins.
             s.sv.quiet = depth <= VCT_QUIET_MAX;
             result = s.vct_root(board, depth);
+            log::debug!("vct depth {depth}: {result:?} after {} nodes", s.sv.nodes);
             if result != Res::NoWin || !s.sv.depth_cut {
                 break;
             }
@@ -235,6 +241,7 @@ impl Solver {
         for depth in 1..=max_moves.min(UNLIMITED - 1) {
             s.sv.depth_cut = false;
             result = s.vct_root(board, depth);
+            log::debug!("vct depth {depth}: {result:?} after {} nodes", s.sv.nodes);
             if result != Res::NoWin || !s.sv.depth_cut {
                 break;
             }

@@ -572,3 +572,129 @@ fn vct_with_quiet_set_ups_finds_a_verified_win() {
         assert_win(&b, &p, LineKind::Vct);
     }
 }
+
+#[test]
+fn a_vcf_line_survives_only_stones_that_miss_it() {
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let b = four_three(rule);
+        let Proof::Win(line) = vcf(&b) else {
+            panic!("{rule}: the four-three has a VCF");
+        };
+        assert!(line.len() >= 3);
+        let mut s = Solver::with_table_bits(12);
+        let survives = |s: &mut Solver, board: &Board| {
+            let mut work = board.clone();
+            let mut search = Search::begin(s, &work, &ThreatLimits::default(), None);
+            let lo = search.sv.cands.len();
+            search.sv.cands.extend_from_slice(&line);
+            let hi = search.sv.cands.len();
+            let r = search.line_survives(&mut work, Color::Black, lo, hi);
+            search.sv.cands.truncate(lo);
+            assert_eq!(work.hash(), board.hash(), "the board must be restored");
+            r
+        };
+        assert!(survives(&mut s, &b), "{rule}: the line as found");
+        // A white stone far from the line changes nothing; one on its second four breaks it.
+        let mut far = b.clone();
+        far.place(Pos::new(14, 0), Color::White).unwrap();
+        far.set_side_to_move(Color::Black);
+        assert!(survives(&mut s, &far), "{rule}: a stone off the line");
+        let mut on = b.clone();
+        on.place(line[2], Color::White).unwrap();
+        on.set_side_to_move(Color::Black);
+        assert!(!survives(&mut s, &on), "{rule}: a stone on the line");
+    }
+}
+
+#[test]
+fn the_defenders_own_vcf_is_seen_before_his_blocks() {
+    // White to move holds the four-three (colours swapped); a quiet board has no VCF.
+    let b = setup(
+        Rule::Freestyle,
+        &[(2, 10), (12, 2), (13, 4), (10, 0), (1, 1)],
+        &[(3, 10), (4, 10), (5, 10), (6, 11), (6, 12)],
+        Color::White,
+    );
+    let mut s = Solver::with_table_bits(12);
+    let stop = AtomicBool::new(false);
+    let mut work = b.clone();
+    let mut search = Search::begin(&mut s, &work, &ThreatLimits::default(), Some(&stop));
+    assert!(search.defender_vcf(&mut work));
+    let mut quiet = Board::new(15, 15, Rule::Freestyle).unwrap();
+    quiet.play(Pos::new(7, 7)).unwrap();
+    quiet.play(Pos::new(8, 8)).unwrap();
+    let mut search = Search::begin(&mut s, &quiet, &ThreatLimits::default(), Some(&stop));
+    assert!(!search.defender_vcf(&mut quiet));
+}
+
+#[test]
+fn closed_three_set_ups_cost_more_depth_outside_strict_mode() {
+    let b = four_three(Rule::Freestyle);
+    let mut s = Solver::with_table_bits(12);
+    let search = Search::begin(&mut s, &b, &ThreatLimits::default(), None);
+    // (6,10) makes a four (and a three); (6,13) the open three (6,11..13); (2,... ) nothing.
+    let four = b.patterns(Pos::new(6, 10), Color::Black);
+    let open = b.patterns(Pos::new(6, 13), Color::Black);
+    assert!(open.contains(&Pattern::F3));
+    assert_eq!(search.attack_cost(&four, 9), 1);
+    assert_eq!(search.attack_cost(&open, 9), 1);
+    let mut closed = Board::new(15, 15, Rule::Freestyle).unwrap();
+    for (p, c) in [
+        ((5, 7), Color::Black),
+        ((6, 7), Color::Black),
+        ((4, 7), Color::White),
+    ] {
+        closed.place(Pos::new(p.0, p.1), c).unwrap();
+    }
+    let pats = closed.patterns(Pos::new(7, 7), Color::Black);
+    assert!(pats.contains(&Pattern::B3) && !pats.contains(&Pattern::F3));
+    assert_eq!(search.attack_cost(&pats, 9), FUKUMI_COST);
+    // Short searches (with quiet set-ups) take it as their last threat at the plain price,
+    // strict ones always.
+    search.sv.quiet = true;
+    assert_eq!(search.attack_cost(&pats, 1), 1);
+    assert_eq!(search.attack_cost(&pats, 2), FUKUMI_COST);
+    search.sv.quiet = false;
+    search.sv.strict = true;
+    assert_eq!(search.attack_cost(&pats, 9), 1);
+}
+
+#[test]
+fn attacks_that_leave_the_defenders_vcf_standing_are_dropped() {
+    // White holds the four-three; black, to move, could open a three far from it on row 13.
+    let b = setup(
+        Rule::Freestyle,
+        &[
+            (2, 10),
+            (12, 2),
+            (13, 4),
+            (10, 0),
+            (1, 1),
+            (10, 13),
+            (11, 13),
+        ],
+        &[(3, 10), (4, 10), (5, 10), (6, 11), (6, 12)],
+        Color::Black,
+    );
+    assert!(b
+        .patterns(Pos::new(12, 13), Color::Black)
+        .contains(&Pattern::F3));
+    let mut s = Solver::with_table_bits(12);
+    let stop = AtomicBool::new(false);
+    let mut work = b.clone();
+    let mut search = Search::begin(&mut s, &work, &ThreatLimits::default(), Some(&stop));
+    let lo = search.sv.moves.len();
+    search.sv.moves.push((0, Pos::new(12, 13)));
+    search.sv.moves.push((0, Pos::new(7, 10)));
+    let hi = search.sv.moves.len();
+    let end = search.drop_attacks_under_vcf(&mut work, lo, hi);
+    let kept: Vec<Pos> = search.sv.moves[lo..end].iter().map(|m| m.1).collect();
+    assert_eq!(
+        kept,
+        vec![Pos::new(7, 10)],
+        "the far three loses to the VCF"
+    );
+    assert_eq!(work.hash(), b.hash());
+    // And the solver finds no black win here.
+    assert!(!matches!(vct(&b, None), Proof::Win(_)));
+}

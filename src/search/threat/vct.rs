@@ -7,11 +7,13 @@
 
 use super::tt::Entry;
 use super::vcf::MAX_REPLIES;
-use super::{any_legal, four_count, legal, near, shape_score, Res, Search, UNLIMITED};
-use crate::board::{Board, Color, Pattern, Pos};
+use super::{any_legal, four_count, legal, near, shape_score, Res, Search, FUKUMI_COST, UNLIMITED};
+use crate::board::{Board, Color, Pattern, Pos, Rule};
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
+/// Node budget of the defender's own VCF, checked before his defences against a three.
+const DEFENDER_VCF_BUDGET: u64 = 50;
 
 impl Search<'_, '_> {
     /// Whether a square with these attacker patterns is a threat the remaining depth affords
@@ -20,20 +22,42 @@ impl Search<'_, '_> {
     fn affordable_attack(&mut self, pats: &[Pattern; 4], allowed: (bool, bool, bool)) -> bool {
         let (four_ok, three_ok, quiet_ok) = allowed;
         let four = four_count(pats) > 0;
+        let open3 = pats.contains(&Pattern::F3);
         // A closed three may set up a VCF (a "fukumi" threat); the defender node checks.
-        let three = pats.contains(&Pattern::F3) || pats.contains(&Pattern::B3);
+        let closed3 = !four && !open3 && pats.contains(&Pattern::B3);
         // Two open twos threaten a double three (the defender node checks).
-        let two2 = !four && !three && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
-        let ok = four && four_ok || three && three_ok || two2 && quiet_ok;
-        if !ok && (four || three || two2) {
+        let two2 =
+            !four && !open3 && !closed3 && pats.iter().filter(|&&q| q == Pattern::F2).count() >= 2;
+        let closed_ok =
+            three_ok && self.sv.depth_left >= self.attack_cost(pats, self.sv.depth_left);
+        let ok = four && four_ok || open3 && three_ok || closed3 && closed_ok || two2 && quiet_ok;
+        if !ok && (four || open3 || closed3 || two2) {
             self.sv.depth_cut = true;
         }
         ok
     }
 
+    /// The depth an attack costs: one, but a lone closed three (a "fukumi" VCF threat) costs
+    /// more in the deeper iterations (those without quiet set-ups) outside strict mode. Such
+    /// threats are many and each makes the defender try the squares near the threatened VCF,
+    /// so long lines reach them later; short searches take them at the plain price.
+    pub(super) fn attack_cost(&self, pats: &[Pattern; 4], d: u32) -> u32 {
+        if self.sv.strict
+            || self.sv.quiet && d <= 1
+            || four_count(pats) > 0
+            || pats.contains(&Pattern::F3)
+            || !pats.contains(&Pattern::B3)
+        {
+            1
+        } else {
+            FUKUMI_COST
+        }
+    }
+
     /// Which attacks `d` remaining depth still affords: (a lone four, a three, a quiet
     /// set-up). A lone four only helps a VCT when a three follows it (VCF is tried first).
-    fn attacks_allowed(&self, d: u32) -> (bool, bool, bool) {
+    fn attacks_allowed(&mut self, d: u32) -> (bool, bool, bool) {
+        self.sv.depth_left = d;
         let strict = self.sv.strict;
         let (four_ok, three_ok) = if strict {
             (d >= 4, d >= 3)
@@ -199,7 +223,10 @@ impl Search<'_, '_> {
             b.unmake();
             return r;
         }
-        let mhi = self.sv.moves.len();
+        let mut mhi = self.sv.moves.len();
+        if mhi > mlo {
+            mhi = self.drop_attacks_under_vcf(b, mlo, mhi);
+        }
         if mhi - mlo > 1 {
             self.order_by_defences(b, d, mlo, mhi);
         }
@@ -208,14 +235,52 @@ impl Search<'_, '_> {
             if !legal(b, m, a) {
                 continue;
             }
+            let cost = self.attack_cost(&b.patterns(m, a), d);
             b.make(m);
-            let r = self.and_node(b, d - 1);
+            let r = self.and_node(b, d - cost);
             b.unmake();
             if r != Res::NoWin {
                 return r;
             }
         }
         Res::NoWin
+    }
+
+    /// When the defender, given the move, has a VCF, an attack that is no four and leaves that
+    /// VCF playing out as before loses to it: such attacks are dropped from `moves[lo..hi]`.
+    /// Returns the new end of the list.
+    pub(super) fn drop_attacks_under_vcf(&mut self, b: &mut Board, lo: usize, hi: usize) -> usize {
+        let a = b.side_to_move();
+        let o = a.opposite();
+        b.set_side_to_move(o);
+        let vcf = self.defender_vcf(b);
+        b.set_side_to_move(a);
+        if !vcf {
+            return hi;
+        }
+        let llo = self.sv.cands.len();
+        for i in 0..self.sv.line.len() {
+            let p = self.sv.line[i];
+            self.sv.cands.push(p);
+        }
+        let lhi = self.sv.cands.len();
+        let mut keep = lo;
+        for i in lo..hi {
+            let m = self.sv.moves[i].1;
+            let dead = four_count(&b.patterns(m, a)) == 0 && legal(b, m, a) && {
+                b.make(m);
+                let s = self.line_survives(b, o, llo, lhi);
+                b.unmake();
+                s
+            };
+            if !dead {
+                self.sv.moves[keep] = self.sv.moves[i];
+                keep += 1;
+            }
+        }
+        self.sv.cands.truncate(llo);
+        self.sv.moves.truncate(keep);
+        keep
     }
 
     /// Orders the attacks `moves[lo..hi]` by what they threaten, read on their own lines only:
@@ -413,6 +478,10 @@ impl Search<'_, '_> {
         if threats.is_empty() {
             return self.vcf_threat_defences(b, a, d, clo, chi);
         }
+        // The attacker threatens no five yet: a VCF of the defender's own comes first and wins.
+        if self.defender_vcf(b) {
+            return None;
+        }
         // Candidates: the threat squares, the squares on their four lines, counter-fours.
         let tlo = self.sv.moves.len();
         let st = self.next_stamp();
@@ -482,6 +551,27 @@ impl Search<'_, '_> {
         Some(())
     }
 
+    /// Whether the side to move (the defender, facing no five) has a VCF of his own, searched
+    /// under a small node budget. The attacker's replies to it are blocks or counter-fours,
+    /// which the VCF handles, so a VCF found refutes whatever slower threat the attacker has.
+    pub(super) fn defender_vcf(&mut self, b: &mut Board) -> bool {
+        let saved = (
+            self.sv.vcf_cut,
+            self.sv.vcf_base,
+            self.sv.vcf_budget,
+            self.sv.vcf_stop,
+        );
+        self.sv.vcf_budget = DEFENDER_VCF_BUDGET;
+        let r = self.vcf_root(b, UNLIMITED);
+        (
+            self.sv.vcf_cut,
+            self.sv.vcf_base,
+            self.sv.vcf_budget,
+            self.sv.vcf_stop,
+        ) = saved;
+        r == Res::Win
+    }
+
     /// No open-four threat: if the attacker would have a VCF were it his move, the defender
     /// tries the squares of that VCF, his counter-fours, then every square that could change a
     /// shape on the line. None: no threat.
@@ -548,9 +638,108 @@ impl Search<'_, '_> {
                 }
             }
         }
+        // A defence after which the same VCF still plays out as before refutes nothing: drop
+        // it here rather than search it. Counter-fours stay (they change the replies).
+        let llo = self.sv.cands.len();
+        for i in 0..self.sv.line.len() {
+            let p = self.sv.line[i];
+            self.sv.cands.push(p);
+        }
+        let lhi = self.sv.cands.len();
         let hi = self.sv.moves.len();
+        let mut keep = mlo;
+        for i in mlo..hi {
+            let e = self.sv.moves[i].1;
+            let counter = four_count(&b.patterns(e, o)) > 0;
+            let dead = !counter && {
+                b.make(e);
+                let s = self.line_survives(b, a, llo, lhi);
+                b.unmake();
+                s
+            };
+            if !dead {
+                self.sv.moves[keep] = self.sv.moves[i];
+                keep += 1;
+            }
+        }
+        self.sv.cands.truncate(llo);
+        self.sv.moves.truncate(keep);
+        let hi = keep;
         self.sv.moves[mlo..hi].sort_by_key(|m| std::cmp::Reverse(m.0));
         Some(())
+    }
+
+    /// Whether the VCF `cands[lo..hi]` (attacker's fours and the defender's blocks, ending in a
+    /// five) still wins as written on the board now, with the attacker to move and the defender
+    /// holding no four. It stops, answering false, where anything differs: a square taken, a
+    /// four no longer a four or now forbidden, another block square, a block that makes a four.
+    pub(super) fn line_survives(&mut self, b: &mut Board, a: Color, lo: usize, hi: usize) -> bool {
+        let o = a.opposite();
+        if matches!(b.rule(), Rule::Caro | Rule::CaroExact) {
+            return false;
+        }
+        let mut made = 0;
+        let mut ok = false;
+        let mut i = lo;
+        while i < hi {
+            let m = self.sv.cands[i];
+            if !b.is_empty(m) || !legal(b, m, a) {
+                break;
+            }
+            let pats = b.patterns(m, a);
+            if pats.contains(&Pattern::Five) {
+                ok = true;
+                break;
+            }
+            if i + 1 >= hi || four_count(&pats) == 0 {
+                break;
+            }
+            b.make(m);
+            made += 1;
+            let mut fives = [Pos::NONE; 2];
+            let mut n = 0;
+            for (dir, pat) in pats.iter().enumerate() {
+                if !pat.is_four() {
+                    continue;
+                }
+                for k in -4isize..=4 {
+                    let q = m.step(dir, k);
+                    if k != 0
+                        && n < 2
+                        && b.contains(q)
+                        && b.is_empty(q)
+                        && b.pattern(q, dir, a) == Pattern::Five
+                        && (n == 0 || fives[0] != q)
+                    {
+                        fives[n] = q;
+                        n += 1;
+                    }
+                }
+            }
+            if n == 0 {
+                break;
+            }
+            // The defender has no four, so two five squares or a forbidden block win outright.
+            if n == 2 || !legal(b, fives[0], o) {
+                ok = true;
+                break;
+            }
+            let r = self.sv.cands[i + 1];
+            if r != fives[0] {
+                break;
+            }
+            let rp = b.patterns(r, o);
+            if four_count(&rp) > 0 || rp.contains(&Pattern::Five) {
+                break;
+            }
+            b.make(r);
+            made += 1;
+            i += 2;
+        }
+        for _ in 0..made {
+            b.unmake();
+        }
+        ok
     }
 
     /// No open-four threat and no VCF threat: if the attacker, moving again, would win with one
@@ -645,10 +834,11 @@ impl Search<'_, '_> {
         let mut ok = false;
         for i in mlo..mhi {
             let m = self.sv.moves[i].1;
+            let cost = self.attack_cost(&b.patterns(m, b.side_to_move()), d);
             b.make(m);
-            if self.and_node(b, d - 1) == Res::Win {
+            if self.and_node(b, d - cost) == Res::Win {
                 out.push(m);
-                ok = self.extract_and(b, d - 1, out, ply + 1);
+                ok = self.extract_and(b, d - cost, out, ply + 1);
                 b.unmake();
                 break;
             }
