@@ -11,6 +11,9 @@ fn main() {
     // Diagnostics go to stderr only when RUST_LOG asks: Piskvork reads stderr as replies.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if matches!(args.first().map(String::as_str), Some("bench" | "solve")) {
+        quiet_on_closed_pipe();
+    }
     let result = match args.first().map(String::as_str) {
         None => gorin::protocol::run_stdio(),
         Some("bench") => gorin::search::bench::main(&args[1..]),
@@ -32,5 +35,23 @@ fn main() {
     if let Err(e) = result {
         eprintln!("pbrain-gorin: {e:#}");
         std::process::exit(1);
+    }
+}
+
+/// Report commands end quietly when their reader goes away (`solve ... | head`), as Unix tools
+/// do, instead of panicking in `println!`. The brain and terminal play keep Rust's default: a
+/// closed pipe is an error they handle.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    {
+        extern "C" {
+            fn signal(signum: i32, handler: usize) -> usize;
+        }
+        const SIGPIPE: i32 = 13;
+        const SIG_DFL: usize = 0;
+        // SAFETY: restores the default action of one signal before any thread is started.
+        unsafe {
+            signal(SIGPIPE, SIG_DFL);
+        }
     }
 }
