@@ -24,6 +24,9 @@ const QS_THREE_PLIES: i32 = 1;
 const QS_MAX_DEFENCE: i32 = 4;
 /// Root moves from this index on may be reduced.
 const ROOT_LMR_FROM: usize = 4;
+/// Reverse futility pruning: depths and margin per ply.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 60;
 
 /// What every thread of one search shares.
 pub struct Shared<'a> {
@@ -334,6 +337,19 @@ impl<'s> Worker<'s> {
             eval = e.eval;
         } else {
             eval = self.pos.evaluate();
+        }
+
+        // Reverse futility: far enough above beta, with no threat of the opponent's to meet,
+        // the node is not searched.
+        if !pv_node
+            && depth <= RFP_DEPTH
+            && eval - RFP_MARGIN * depth >= beta
+            && beta.abs() < MATE_BOUND
+            && self.pos.count(opp, Shape::Flex4) == 0
+            && self.pos.count(opp, Shape::FourThree) == 0
+            && self.pos.count(opp, Shape::ThreeThree) == 0
+        {
+            return eval;
         }
 
         // Null move: when even passing keeps us above beta and the opponent has no threat that a
