@@ -24,6 +24,8 @@ const QS_THREE_PLIES: i32 = 1;
 const QS_MAX_DEFENCE: i32 = 4;
 /// Root moves from this index on may be reduced.
 const ROOT_LMR_FROM: usize = 4;
+/// Nodes without a table move are searched one ply shallower from this depth.
+const IIR_DEPTH: i32 = 4;
 /// Reverse futility pruning: depths and margin per ply.
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 60;
@@ -375,6 +377,13 @@ impl<'s> Worker<'s> {
             }
         }
 
+        // Internal iterative reduction: a node the table knows nothing about is searched a ply
+        // shallower (its first move is a guess).
+        let depth = if tt_move.is_none() && depth >= IIR_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
         if moves.is_empty() {
