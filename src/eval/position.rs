@@ -219,7 +219,7 @@ impl Position {
         let me = self.side_to_move();
         let a = self.total(me);
         let b = self.total(me.opposite());
-        a - b + a / 8
+        a - b + a / 4
     }
 
     /// Places the side to move on the empty square `p`.

@@ -8,8 +8,9 @@ use crate::board::{Board, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// Default search depth of the bench.
-pub const BENCH_DEPTH: u32 = 8;
+/// Default search depth of the bench: deep enough that the search, not the fixed-size threat
+/// searches at the root, takes most of the time.
+pub const BENCH_DEPTH: u32 = 11;
 
 /// Bench positions: rule, board size, moves in pos notation (rows from the top, black first).
 pub const POSITIONS: &[(Rule, usize, &str)] = &[

@@ -455,6 +455,7 @@ fn refute_opponent_threats(
     });
     let mut keep = Vec::new();
     let mut spent = 0u64;
+    let mut checked = 0;
     for m in sorted {
         if stop.load(Ordering::Relaxed)
             || deadline.is_some_and(|d| Instant::now() >= d)
@@ -472,10 +473,19 @@ fn refute_opponent_threats(
         };
         b.unmake();
         spent += solver.nodes();
+        checked += 1;
         if !matches!(answer, Proof::Win(_)) {
             keep.push(m);
         }
     }
+    log::debug!(
+        "opponent {} ({} nodes to find): {} of {} root moves left, {} checked",
+        if by_fours { "VCF" } else { "VCT" },
+        found_nodes,
+        keep.len(),
+        moves.len(),
+        checked
+    );
     log::debug!(
         "opponent {}: {} of {} root moves left",
         if by_fours { "VCF" } else { "VCT" },

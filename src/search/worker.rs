@@ -22,6 +22,13 @@ const QS_MAX_MOVES: usize = 8;
 /// answered by search rather than by the evaluation.
 const QS_THREE_PLIES: i32 = 1;
 const QS_MAX_DEFENCE: i32 = 4;
+/// Root moves from this index on may be reduced.
+const ROOT_LMR_FROM: usize = 4;
+/// Nodes without a table move are searched one ply shallower from this depth.
+const IIR_DEPTH: i32 = 4;
+/// Reverse futility pruning: depths and margin per ply.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 60;
 
 /// What every thread of one search shares.
 pub struct Shared<'a> {
@@ -182,7 +189,16 @@ impl<'s> Worker<'s> {
             if i == 0 {
                 score = -self.search(sh, -beta, -alpha, depth - 1, 1, true);
             } else {
-                score = -self.search(sh, -alpha - 1, -alpha, depth - 1, 1, false);
+                // Late quiet root moves are searched shallower first, like inner ones.
+                let r = if depth >= 3 && i >= ROOT_LMR_FROM && !self.root_tactical(m) {
+                    (self.lmr[depth.min(63) as usize][i.min(63)] as i32).min(depth - 1)
+                } else {
+                    0
+                };
+                score = -self.search(sh, -alpha - 1, -alpha, depth - 1 - r, 1, false);
+                if score > alpha && r > 0 && !self.aborted {
+                    score = -self.search(sh, -alpha - 1, -alpha, depth - 1, 1, false);
+                }
                 if score > alpha && score < beta && !self.aborted {
                     score = -self.search(sh, -beta, -alpha, depth - 1, 1, true);
                 }
@@ -208,6 +224,17 @@ impl<'s> Worker<'s> {
         // Stable: moves that failed low keep their order from the previous iteration.
         self.root_moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         best
+    }
+
+    /// Whether a root move makes or stops a strong threat (never reduced). Called with the
+    /// move made: the shapes are read on the board before it.
+    fn root_tactical(&mut self, m: Pos) -> bool {
+        self.pos.unmake();
+        let me = self.pos.side_to_move();
+        let t = self.pos.shape(m, me) >= Shape::Three
+            || self.pos.shape(m, me.opposite()) >= Shape::Three;
+        self.pos.make(m);
+        t
     }
 
     fn search(
@@ -314,6 +341,19 @@ impl<'s> Worker<'s> {
             eval = self.pos.evaluate();
         }
 
+        // Reverse futility: far enough above beta, with no threat of the opponent's to meet,
+        // the node is not searched.
+        if !pv_node
+            && depth <= RFP_DEPTH
+            && eval - RFP_MARGIN * depth >= beta
+            && beta.abs() < MATE_BOUND
+            && self.pos.count(opp, Shape::Flex4) == 0
+            && self.pos.count(opp, Shape::FourThree) == 0
+            && self.pos.count(opp, Shape::ThreeThree) == 0
+        {
+            return eval;
+        }
+
         // Null move: when even passing keeps us above beta and the opponent has no threat that a
         // free move would turn into a win.
         if !pv_node
@@ -337,6 +377,13 @@ impl<'s> Worker<'s> {
             }
         }
 
+        // Internal iterative reduction: a node the table knows nothing about is searched a ply
+        // shallower (its first move is a guess).
+        let depth = if tt_move.is_none() && depth >= IIR_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
         if moves.is_empty() {
