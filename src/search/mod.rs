@@ -72,7 +72,9 @@ fn solver_table_bits(threads: usize) -> u32 {
 /// Node budgets of the threat searches at the root (ours, the opponent's, refutation checks).
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 200_000;
-const REFUTE_NODES: u64 = 5_000;
+const REFUTE_NODES: u64 = 1_000;
+/// The second pass over the unproven survivors multiplies the first pass's budget by this.
+const REFUTE_WIDEN: u64 = 8;
 /// A refutation check gets at least this many times the nodes the threat took to find: a
 /// move that does not answer the threat leaves it about as hard to find as before.
 const REFUTE_FACTOR: u64 = 3;
@@ -529,17 +531,22 @@ fn refute_opponent_threats(
     let mut checked = 0usize;
     // (move, length of the opponent's win after it, nodes the check took) of proven losers.
     let mut losers: Vec<(ScoredMove, usize, u64)> = Vec::new();
-    let mut survivors: Vec<ScoredMove> = Vec::new();
+    // Moves not proven to lose, with whether they are proven safe.
+    let mut survivors: Vec<(ScoredMove, bool)> = Vec::new();
     let mut unchecked: Vec<ScoredMove> = Vec::new();
     let n_cands = cands.len();
+    let out_of_budget = |spent: u64| {
+        stop.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || spent >= REFUTE_TOTAL_NODES
+    };
+    // First pass: every candidate with a small budget (a move that ignores the threat leaves
+    // it about as easy to find as before), the other moves only when no candidate survives.
     for (i, m) in cands.into_iter().chain(others).enumerate() {
         if i == n_cands && (!survivors.is_empty() || !unchecked.is_empty()) {
             break;
         }
-        if stop.load(Ordering::Relaxed)
-            || deadline.is_some_and(|d| Instant::now() >= d)
-            || spent >= REFUTE_TOTAL_NODES
-        {
+        if out_of_budget(spent) {
             if i < n_cands {
                 unchecked.push(m);
                 continue;
@@ -559,13 +566,49 @@ fn refute_opponent_threats(
         checked += 1;
         match answer {
             Proof::Win(l) => losers.push((m, l.len(), nodes)),
-            _ => survivors.push(m),
+            Proof::NoWin => survivors.push((m, true)),
+            Proof::Unknown => survivors.push((m, false)),
         }
+    }
+    // Second pass, with the time left: the unproven survivors with a larger budget.
+    let wide = ThreatLimits {
+        max_nodes: (budget * REFUTE_WIDEN).min(REFUTE_MAX_NODES),
+        deadline,
+    };
+    let mut rechecked = 0usize;
+    if wide.max_nodes > budget {
+        let mut kept = Vec::with_capacity(survivors.len());
+        for (m, safe) in std::mem::take(&mut survivors) {
+            if safe || out_of_budget(spent) {
+                kept.push((m, safe));
+                continue;
+            }
+            let b = pos.board_mut();
+            b.make(m.pos);
+            let answer = if by_fours {
+                solver.vcf(b, &wide)
+            } else {
+                solver.vct(b, &wide, stop)
+            };
+            b.unmake();
+            let nodes = solver.nodes();
+            spent += nodes;
+            rechecked += 1;
+            match answer {
+                Proof::Win(l) => losers.push((m, l.len(), nodes)),
+                Proof::NoWin => kept.push((m, true)),
+                Proof::Unknown => kept.push((m, false)),
+            }
+        }
+        survivors = kept;
     }
     let total = moves.len();
     if !survivors.is_empty() || !unchecked.is_empty() {
-        survivors.extend(unchecked);
-        *moves = survivors;
+        // Proven-safe moves first, then the unproven, then the unchecked, each in order.
+        survivors.sort_by_key(|&(_, safe)| !safe);
+        let mut keep: Vec<ScoredMove> = survivors.into_iter().map(|(m, _)| m).collect();
+        keep.extend(unchecked);
+        *moves = keep;
     } else if !losers.is_empty() {
         // Every move checked loses: keep those the opponent needs longest to win with.
         let longest = losers.iter().map(|&(_, len, _)| len).max().unwrap_or(0);
@@ -574,13 +617,14 @@ fn refute_opponent_threats(
         *moves = losers.into_iter().map(|(m, _, _)| m).collect();
     }
     log::debug!(
-        "opponent {} ({} nodes to find, line {}): {} candidates of {} root moves, {} checked, {} left",
+        "opponent {} ({} nodes to find, line {}): {} candidates of {} root moves, {} checked, {} rechecked, {} left",
         if by_fours { "VCF" } else { "VCT" },
         found_nodes,
         line_len,
         n_cands,
         total,
         checked,
+        rechecked,
         moves.len()
     );
 }
