@@ -255,7 +255,7 @@ impl Engine {
             // Finding the threat may use a quarter of the time, refuting it up to a third; the
             // search needs the rest (shorter and longer shares both lost in play).
             let find = budget.hard.map(|h| start + h / 4);
-            let deadline = budget.hard.map(|h| start + h / 3);
+            let deadline = budget.hard.map(|h| start + h / 2);
             refute_opponent_threats(
                 &mut pos,
                 &mut self.solvers[0],
