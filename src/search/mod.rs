@@ -72,7 +72,9 @@ fn solver_table_bits(threads: usize) -> u32 {
 /// Node budgets of the threat searches at the root (ours, the opponent's, refutation checks).
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 200_000;
-const REFUTE_NODES: u64 = 5_000;
+const REFUTE_NODES: u64 = 1_000;
+/// The second pass over the unproven survivors multiplies the first pass's budget by this.
+const REFUTE_WIDEN: u64 = 8;
 /// A refutation check gets at least this many times the nodes the threat took to find: a
 /// move that does not answer the threat leaves it about as hard to find as before.
 const REFUTE_FACTOR: u64 = 3;
@@ -253,7 +255,7 @@ impl Engine {
             // Finding the threat may use a quarter of the time, refuting it up to a third; the
             // search needs the rest (shorter and longer shares both lost in play).
             let find = budget.hard.map(|h| start + h / 4);
-            let deadline = budget.hard.map(|h| start + h / 3);
+            let deadline = budget.hard.map(|h| start + h / 2);
             refute_opponent_threats(
                 &mut pos,
                 &mut self.solvers[0],
@@ -405,9 +407,64 @@ fn fallback_moves(pos: &mut Position, excluded: &[Pos]) -> Vec<ScoredMove> {
     out
 }
 
+/// The squares that can answer the opponent's threat line: the line's own squares, the empty
+/// squares in the five-windows of each attacking stone along the directions where it makes a
+/// three or more, and our own fours and open threes (they force a reply first).
+fn defence_set(pos: &mut Position, line: &[Pos]) -> Vec<Pos> {
+    let me = pos.side_to_move();
+    let attacker = me.opposite();
+    let mut set: Vec<Pos> = Vec::new();
+    let b = pos.board_mut();
+    let mut made = 0;
+    for (i, &p) in line.iter().enumerate() {
+        if !b.contains(p) || !b.is_empty(p) {
+            break;
+        }
+        set.push(p);
+        if i % 2 == 0 {
+            for dir in 0..4 {
+                if b.pattern(p, dir, attacker) < crate::board::Pattern::B3 {
+                    continue;
+                }
+                for k in -4..=4isize {
+                    let q = p.step(dir, k);
+                    if k != 0 && b.contains(q) {
+                        set.push(q);
+                    }
+                }
+            }
+        }
+        b.make(p);
+        made += 1;
+    }
+    for _ in 0..made {
+        b.unmake();
+    }
+    for bits in [*pos.fours(me), *pos.flex4s(me)] {
+        for_each_bit(&bits, |p| set.push(p));
+    }
+    let mut threes = Vec::new();
+    for_each_bit(pos.candidates(), |p| {
+        if pos.shape(p, me) >= crate::eval::Shape::Three {
+            threes.push(p);
+        }
+    });
+    set.extend(threes);
+    let b = pos.board();
+    set.retain(|&p| b.is_empty(p));
+    let mut seen = Vec::with_capacity(set.len());
+    for p in set {
+        if !seen.contains(&p) {
+            seen.push(p);
+        }
+    }
+    seen
+}
+
 /// When the opponent, given the move, would have a VCF (or else a VCT), keeps only the root
-/// moves after which it has none, if the solver proves that for any move. Moves left unchecked
-/// when time runs out stay: only proven losers are dropped.
+/// moves after which it has none. The candidate defences (`defence_set`) are checked first, in
+/// that order; the other moves only when no candidate survives. A move survives unless the
+/// check proves the opponent's win; when none survives, the moves that lose slowest stay.
 fn refute_opponent_threats(
     pos: &mut Position,
     solver: &mut Solver,
@@ -434,67 +491,142 @@ fn refute_opponent_threats(
     }
     let found_nodes = solver.nodes();
     b.set_side_to_move(me);
-    if !matches!(threat, Proof::Win(_)) {
-        return;
-    }
-    let lim = ThreatLimits {
-        max_nodes: (found_nodes * REFUTE_FACTOR).clamp(REFUTE_NODES, REFUTE_MAX_NODES),
+    let line = match threat {
+        Proof::Win(l) => l,
+        _ => return,
+    };
+    let budget = (found_nodes * REFUTE_FACTOR).clamp(REFUTE_NODES, REFUTE_MAX_NODES);
+    let vcf_lim = ThreatLimits {
+        max_nodes: budget.min(ROOT_VCF_NODES),
         deadline,
     };
-    // The squares of the threat's main line are the likeliest refutations: checked first.
-    let line = match &threat {
-        Proof::Win(l) => l.clone(),
-        _ => Vec::new(),
+    let vct_lim = ThreatLimits {
+        max_nodes: budget,
+        deadline,
     };
-    let mut sorted = moves.clone();
-    sorted.sort_by(|a, b| {
-        let (ia, ib) = (line.contains(&a.pos), line.contains(&b.pos));
-        ib.cmp(&ia)
-            .then(b.score.cmp(&a.score))
-            .then(a.pos.cmp(&b.pos))
+    let set = defence_set(pos, &line);
+    let rank = |p: Pos| set.iter().position(|&q| q == p);
+    let mut cands: Vec<ScoredMove> = moves
+        .iter()
+        .copied()
+        .filter(|m| rank(m.pos).is_some())
+        .collect();
+    // The line's squares first (in line order), then the rest of the set by move score.
+    let line_len = line.len();
+    cands.sort_by_key(|m| {
+        let r = rank(m.pos).unwrap_or(usize::MAX);
+        if r < line_len {
+            (0, r as i32, m.pos)
+        } else {
+            (1, -m.score, m.pos)
+        }
     });
-    let mut keep = Vec::new();
+    let others: Vec<ScoredMove> = moves
+        .iter()
+        .copied()
+        .filter(|m| rank(m.pos).is_none())
+        .collect();
+
     let mut spent = 0u64;
-    let mut checked = 0;
-    for m in sorted {
-        if stop.load(Ordering::Relaxed)
+    let mut checked = 0usize;
+    // (move, length of the opponent's win after it, nodes the check took) of proven losers.
+    let mut losers: Vec<(ScoredMove, usize, u64)> = Vec::new();
+    // Moves not proven to lose, with whether they are proven safe.
+    let mut survivors: Vec<(ScoredMove, bool)> = Vec::new();
+    let mut unchecked: Vec<ScoredMove> = Vec::new();
+    let n_cands = cands.len();
+    let out_of_budget = |spent: u64| {
+        stop.load(Ordering::Relaxed)
             || deadline.is_some_and(|d| Instant::now() >= d)
             || spent >= REFUTE_TOTAL_NODES
-        {
-            keep.push(m);
-            continue;
+    };
+    // First pass: every candidate with a small budget (a move that ignores the threat leaves
+    // it about as easy to find as before), the other moves only when no candidate survives.
+    for (i, m) in cands.into_iter().chain(others).enumerate() {
+        if i == n_cands && (!survivors.is_empty() || !unchecked.is_empty()) {
+            break;
+        }
+        if out_of_budget(spent) {
+            if i < n_cands {
+                unchecked.push(m);
+                continue;
+            }
+            break;
         }
         let b = pos.board_mut();
         b.make(m.pos);
-        let answer = if by_fours {
-            solver.vcf(b, &lim)
-        } else {
-            solver.vct(b, &lim, stop)
-        };
+        let mut answer = solver.vcf(b, &vcf_lim);
+        let mut nodes = solver.nodes();
+        if !by_fours && !matches!(answer, Proof::Win(_)) {
+            answer = solver.vct(b, &vct_lim, stop);
+            nodes += solver.nodes();
+        }
         b.unmake();
-        spent += solver.nodes();
+        spent += nodes;
         checked += 1;
-        if !matches!(answer, Proof::Win(_)) {
-            keep.push(m);
+        match answer {
+            Proof::Win(l) => losers.push((m, l.len(), nodes)),
+            Proof::NoWin => survivors.push((m, true)),
+            Proof::Unknown => survivors.push((m, false)),
         }
     }
+    // Second pass, with the time left: the unproven survivors with a larger budget.
+    let wide = ThreatLimits {
+        max_nodes: (budget * REFUTE_WIDEN).min(REFUTE_MAX_NODES),
+        deadline,
+    };
+    let mut rechecked = 0usize;
+    if wide.max_nodes > budget {
+        let mut kept = Vec::with_capacity(survivors.len());
+        for (m, safe) in std::mem::take(&mut survivors) {
+            if safe || out_of_budget(spent) {
+                kept.push((m, safe));
+                continue;
+            }
+            let b = pos.board_mut();
+            b.make(m.pos);
+            let answer = if by_fours {
+                solver.vcf(b, &wide)
+            } else {
+                solver.vct(b, &wide, stop)
+            };
+            b.unmake();
+            let nodes = solver.nodes();
+            spent += nodes;
+            rechecked += 1;
+            match answer {
+                Proof::Win(l) => losers.push((m, l.len(), nodes)),
+                Proof::NoWin => kept.push((m, true)),
+                Proof::Unknown => kept.push((m, false)),
+            }
+        }
+        survivors = kept;
+    }
+    let total = moves.len();
+    if !survivors.is_empty() || !unchecked.is_empty() {
+        // Proven-safe moves first, then the unproven, then the unchecked, each in order.
+        survivors.sort_by_key(|&(_, safe)| !safe);
+        let mut keep: Vec<ScoredMove> = survivors.into_iter().map(|(m, _)| m).collect();
+        keep.extend(unchecked);
+        *moves = keep;
+    } else if !losers.is_empty() {
+        // Every move checked loses: keep those the opponent needs longest to win with.
+        let longest = losers.iter().map(|&(_, len, _)| len).max().unwrap_or(0);
+        losers.retain(|&(_, len, _)| len == longest);
+        losers.sort_by_key(|&(m, _, nodes)| (std::cmp::Reverse(nodes), m.pos));
+        *moves = losers.into_iter().map(|(m, _, _)| m).collect();
+    }
     log::debug!(
-        "opponent {} ({} nodes to find): {} of {} root moves left, {} checked",
+        "opponent {} ({} nodes to find, line {}): {} candidates of {} root moves, {} checked, {} rechecked, {} left",
         if by_fours { "VCF" } else { "VCT" },
         found_nodes,
-        keep.len(),
-        moves.len(),
-        checked
-    );
-    log::debug!(
-        "opponent {}: {} of {} root moves left",
-        if by_fours { "VCF" } else { "VCT" },
-        keep.len(),
+        line_len,
+        n_cands,
+        total,
+        checked,
+        rechecked,
         moves.len()
     );
-    if !keep.is_empty() {
-        *moves = keep;
-    }
 }
 
 /// Iterative deepening of the main thread: reports every iteration, decides when to stop.

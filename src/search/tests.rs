@@ -505,3 +505,55 @@ fn solver_caches_fit_their_allowance_for_any_thread_count() {
     }
     assert_eq!(super::solver_table_bits(1), 20);
 }
+
+/// White's split twos on row 8 and column h meet at h8 in a double three: a VCT that is not
+/// a VCF. Blocking h8 is not enough (white has other threes); only black's own open three on
+/// the e10-f11 diagonal (c8 or h13) gains the tempo that stops it. A move far away loses, and
+/// the engine's move must leave white no VCF or VCT (checked by the solver).
+#[test]
+fn defends_against_a_vct_that_is_not_a_vcf() {
+    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    for (x, y) in [(4, 7), (5, 7), (7, 9), (7, 10)] {
+        b.place(Pos::new(x, y), Color::White).unwrap();
+    }
+    for (x, y) in [(5, 10), (4, 9)] {
+        b.place(Pos::new(x, y), Color::Black).unwrap();
+    }
+    let never = AtomicBool::new(false);
+    let lim = ThreatLimits::nodes(300_000);
+    let mut s = Solver::new();
+    let white_wins = |s: &mut Solver, b: &Board, black: Option<Pos>| {
+        let mut w = b.clone();
+        if let Some(p) = black {
+            w.place(p, Color::Black).unwrap();
+        }
+        w.set_side_to_move(Color::White);
+        let vcf = matches!(s.vcf(&mut w, &lim), Proof::Win(_));
+        let vct = matches!(s.vct(&mut w, &lim, &never), Proof::Win(_));
+        (vcf, vct)
+    };
+    b.set_side_to_move(Color::White);
+    assert_eq!(white_wins(&mut s, &b, None), (false, true), "a VCT, no VCF");
+    let Proof::Win(line) = s.vct(&mut b.clone(), &lim, &never) else {
+        panic!("no VCT line");
+    };
+    b.set_side_to_move(Color::Black);
+    // Both refutations are among the candidate defences, a far square is not.
+    let set = defence_set(&mut Position::new(&b), &line);
+    for p in [Pos::new(2, 7), Pos::new(7, 12), Pos::new(7, 7)] {
+        assert!(set.contains(&p), "{p} missing from {set:?}");
+    }
+    assert!(!set.contains(&Pos::new(11, 3)));
+    assert!(white_wins(&mut s, &b, Some(Pos::new(11, 3))).1, "far move");
+    assert!(
+        white_wins(&mut s, &b, Some(Pos::new(7, 7))).1,
+        "blocking h8"
+    );
+    let r = think_depth(&b, 4);
+    assert_eq!(
+        white_wins(&mut s, &b, Some(r.best)),
+        (false, false),
+        "{} leaves white a win",
+        r.best
+    );
+}
