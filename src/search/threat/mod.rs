@@ -73,6 +73,11 @@ const VCT_QUIET_MAX: u32 = 3;
 /// Node budget of each VCF inside a VCT: deep VCFs are rare and a long failing one costs more
 /// than the threats it would save (measured on the renju puzzle set).
 const VCT_VCF_BUDGET: u64 = 50;
+/// Zone phase of `vct`: an attack below the root must share a line, within four squares, with
+/// one of the attacker's last `ZONE_MOVES` moves (threats that build on each other).
+const ZONE_MOVES: usize = 3;
+/// Share of the time and node limits the zone phase of `vct` gets, in sixteenths.
+const ZONE_SHARE: u32 = 8;
 /// VCT depth a lone closed three costs (see `attack_cost`).
 const FUKUMI_COST: u32 = 3;
 /// Capacity of the candidate stack (squares over all plies of one search).
@@ -119,6 +124,12 @@ pub struct Solver {
     pn: Vec<pns::PnNode>,
     /// VCT: the depth left at the node whose attacks are being generated.
     depth_left: u32,
+    /// VCT: attacks below the root are restricted to the zone of the last attacker moves.
+    zone: bool,
+    /// How many of the attacker's last moves span the zone (`ZONE_MOVES`).
+    zone_moves: usize,
+    /// The board's move count at the search root.
+    root_len: usize,
 }
 
 impl Default for Solver {
@@ -158,6 +169,9 @@ impl Solver {
             vcf_stop: u64::MAX,
             pn: Vec::new(),
             depth_left: 0,
+            zone: false,
+            zone_moves: ZONE_MOVES,
+            root_len: 0,
         }
     }
 
@@ -186,7 +200,49 @@ impl Solver {
     /// Looks for a VCT for the side to move (threes and fours; fours are free, the depth counts
     /// the three-moves). Returns `Unknown` promptly once `stop` is set.
     pub fn vct(&mut self, board: &mut Board, limits: &ThreatLimits, stop: &AtomicBool) -> Proof {
+        // Zone phase: a share of the limits for a search whose attacks build on the attacker's
+        // last moves; its wins are sound, its NoWin is not (the full search follows).
+        let start = Instant::now();
+        let share = |x: u64| x / 16 * u64::from(ZONE_SHARE);
+        let zl = ThreatLimits {
+            max_nodes: if limits.max_nodes == u64::MAX {
+                u64::MAX
+            } else {
+                share(limits.max_nodes)
+            },
+            deadline: limits
+                .deadline
+                .map(|d| start + d.saturating_duration_since(start) / 16 * ZONE_SHARE),
+        };
+        let mut zone_nodes = 0;
+        if zl.deadline.is_some() || zl.max_nodes != u64::MAX {
+            let mut s = Search::begin(self, board, &zl, Some(stop));
+            s.sv.zone = true;
+            let r = s.vct_iterate(board);
+            s.sv.zone = false;
+            zone_nodes = s.sv.nodes;
+            if r == Res::Win || s.stopped() {
+                let r = if r == Res::Win { r } else { Res::Abort };
+                return s.finish(r);
+            }
+        }
         let mut s = Search::begin(self, board, limits, Some(stop));
+        s.sv.max_nodes = limits.max_nodes.saturating_sub(zone_nodes);
+        let result = s.vct_iterate(board);
+        s.sv.nodes += zone_nodes;
+        s.finish(result)
+    }
+}
+
+impl Search<'_, '_> {
+    /// Whether the caller's stop flag is set.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The iterative deepening of `vct`.
+    fn vct_iterate(&mut self, board: &mut Board) -> Res {
+        let s = self;
         s.sv.strict = false;
         let mut result = Res::NoWin;
         for depth in 0..=VCT_MAX_THREATS {
@@ -202,9 +258,11 @@ impl Solver {
         if result == Res::NoWin && s.sv.depth_cut {
             result = Res::Abort;
         }
-        s.finish(result)
+        result
     }
+}
 
+impl Solver {
     /// Looks for a VCT by proof-number search (same threats and defences as `vct`, no depth
     /// bound); the tree holds at most `max_tree` nodes (about 20 bytes each).
     pub fn vct_pns(
@@ -275,6 +333,8 @@ impl<'s, 'a> Search<'s, 'a> {
         sv.depth_cut = false;
         sv.strict = false;
         sv.quiet = false;
+        sv.zone = false;
+        sv.root_len = board.move_count();
         sv.vcf_budget = if stop.is_some() { sv.vct_vcf_budget } else { 0 };
         Search { sv, stop }
     }

@@ -698,3 +698,71 @@ fn attacks_that_leave_the_defenders_vcf_standing_are_dropped() {
     // And the solver finds no black win here.
     assert!(!matches!(vct(&b, None), Proof::Win(_)));
 }
+
+#[test]
+fn zone_keeps_attacks_on_the_lines_of_the_last_attacker_moves() {
+    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    b.play(Pos::new(0, 0)).unwrap();
+    b.play(Pos::new(14, 0)).unwrap();
+    let mut sv = Solver::new();
+    let stop = AtomicBool::new(false);
+    let s = Search::begin(&mut sv, &b, &ThreatLimits::default(), Some(&stop));
+    s.sv.zone = true;
+    s.sv.zone_moves = 3;
+    let a = b.side_to_move();
+    // At the root every square is in the zone.
+    assert!(s.in_zone(&b, Pos::new(9, 8), a));
+    b.make(Pos::new(7, 7));
+    b.make(Pos::new(14, 14));
+    for (p, inside) in [
+        ((7, 11), true),
+        ((11, 11), true),
+        ((3, 7), true),
+        ((9, 8), false),
+        ((12, 7), false),
+        ((7, 2), false),
+    ] {
+        assert_eq!(s.in_zone(&b, Pos::new(p.0, p.1), a), inside, "{p:?}");
+    }
+    // Older attacker moves fall out of the zone after `zone_moves` newer ones.
+    for k in 0..3 {
+        b.make(Pos::new(1 + k, 13));
+        b.make(Pos::new(13, 13 - k));
+    }
+    assert!(!s.in_zone(&b, Pos::new(7, 11), a));
+    assert!(s.in_zone(&b, Pos::new(5, 13), a));
+    s.sv.zone = false;
+    assert!(s.in_zone(&b, Pos::new(9, 8), a));
+}
+
+#[test]
+fn vct_under_a_deadline_runs_the_zone_phase_and_stays_sound() {
+    let l = ThreatLimits {
+        max_nodes: u64::MAX,
+        deadline: Some(Instant::now() + std::time::Duration::from_secs(20)),
+    };
+    let stop = AtomicBool::new(false);
+    let mut s = Solver::with_table_bits(18);
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let b = double_two(rule);
+        let mut work = b.clone();
+        assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
+        let b = double_three(rule, Color::White);
+        let mut work = b.clone();
+        assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
+        assert_eq!(work.hash(), b.hash());
+        // The zone phase proves nothing; the full phase still proves the quiet board won by no one.
+        let mut quiet = Board::new(15, 15, rule).unwrap();
+        quiet.play(Pos::new(7, 7)).unwrap();
+        quiet.play(Pos::new(8, 8)).unwrap();
+        assert_eq!(s.vct(&mut quiet, &l, &stop), Proof::NoWin, "{rule}");
+    }
+    let b = setup_renju(
+        Rule::Renju,
+        "H8,H9,H10,I7,J9",
+        "G8,H7,I9,I11,J8",
+        Color::Black,
+    );
+    let mut work = b.clone();
+    assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
+}

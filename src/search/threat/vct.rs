@@ -12,6 +12,7 @@ use crate::board::{Board, Color, Pattern, Pos, Rule};
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
+const SALT_ZONE: u64 = 0x61C8_8646_80B5_83EB;
 /// Node budget of the defender's own VCF, checked before his defences against a three.
 const DEFENDER_VCF_BUDGET: u64 = 50;
 
@@ -68,6 +69,31 @@ impl Search<'_, '_> {
         (four_ok, three_ok, quiet_ok)
     }
 
+    /// In the zone phase, whether an attack on `p` shares a line, within four squares, with one
+    /// of `a`'s last moves since the root (always true at the root and outside the phase).
+    pub(super) fn in_zone(&self, b: &Board, p: Pos, a: Color) -> bool {
+        if !self.sv.zone {
+            return true;
+        }
+        let h = b.history();
+        let mut seen = 0;
+        for &(m, c) in h[self.sv.root_len.min(h.len())..].iter().rev() {
+            if c != a {
+                continue;
+            }
+            let dx = (m.x() as i32 - p.x() as i32).abs();
+            let dy = (m.y() as i32 - p.y() as i32).abs();
+            if (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4 {
+                return true;
+            }
+            seen += 1;
+            if seen == self.sv.zone_moves {
+                return false;
+            }
+        }
+        seen == 0
+    }
+
     /// One iteration at `depth`; on a win `sv.line` holds the main line.
     pub(super) fn vct_root(&mut self, b: &mut Board, depth: u32) -> Res {
         let r = self.or_node(b, depth);
@@ -90,7 +116,10 @@ impl Search<'_, '_> {
     }
 
     fn vct_key(&self, b: &Board) -> u64 {
-        b.hash() ^ SALT ^ if self.sv.strict { SALT_STRICT } else { 0 }
+        b.hash()
+            ^ SALT
+            ^ if self.sv.strict { SALT_STRICT } else { 0 }
+            ^ if self.sv.zone { SALT_ZONE } else { 0 }
     }
 
     /// The depth a VCF may use at an attacker node of depth `d`.
@@ -186,6 +215,10 @@ impl Search<'_, '_> {
                     self.sv.cands.push(p);
                 }
                 if !self.affordable_attack(&pats, allowed) {
+                    continue;
+                }
+                if !self.in_zone(b, p, a) {
+                    self.sv.depth_cut = true;
                     continue;
                 }
                 self.sv.moves.push((attack_score(&pats, last, p), p));
@@ -336,7 +369,10 @@ impl Search<'_, '_> {
                     continue;
                 }
                 let pats = b.patterns(p, a);
-                if !self.affordable_attack(&pats, allowed) || !legal(b, p, a) {
+                if !self.affordable_attack(&pats, allowed)
+                    || !self.in_zone(b, p, a)
+                    || !legal(b, p, a)
+                {
                     continue;
                 }
                 self.sv.moves.push((attack_score(&pats, last, p), p));
