@@ -291,29 +291,45 @@ impl Search<'_, '_> {
         if !vcf {
             return hi;
         }
+        self.drop_moves_the_line_beats(b, lo, hi, o, |b, m| {
+            four_count(&b.patterns(m, a)) > 0 || !legal(b, m, a)
+        })
+    }
+
+    /// Drops from `moves[lo..hi]` the moves after which `owner`'s VCF in `sv.line` still plays
+    /// out as before, except those `keep` says must stay; truncates the list to the survivors
+    /// and returns its new end.
+    fn drop_moves_the_line_beats(
+        &mut self,
+        b: &mut Board,
+        lo: usize,
+        hi: usize,
+        owner: Color,
+        keep: impl Fn(&mut Board, Pos) -> bool,
+    ) -> usize {
         let llo = self.sv.cands.len();
         for i in 0..self.sv.line.len() {
             let p = self.sv.line[i];
             self.sv.cands.push(p);
         }
         let lhi = self.sv.cands.len();
-        let mut keep = lo;
+        let mut end = lo;
         for i in lo..hi {
             let m = self.sv.moves[i].1;
-            let dead = four_count(&b.patterns(m, a)) == 0 && legal(b, m, a) && {
+            let dead = !keep(b, m) && {
                 b.make(m);
-                let s = self.line_survives(b, o, llo, lhi);
+                let s = self.line_survives(b, owner, llo, lhi);
                 b.unmake();
                 s
             };
             if !dead {
-                self.sv.moves[keep] = self.sv.moves[i];
-                keep += 1;
+                self.sv.moves[end] = self.sv.moves[i];
+                end += 1;
             }
         }
         self.sv.cands.truncate(llo);
-        self.sv.moves.truncate(keep);
-        keep
+        self.sv.moves.truncate(end);
+        end
     }
 
     /// Orders the attacks `moves[lo..hi]` by what they threaten, read on their own lines only:
@@ -676,31 +692,9 @@ impl Search<'_, '_> {
         }
         // A defence after which the same VCF still plays out as before refutes nothing: drop
         // it here rather than search it. Counter-fours stay (they change the replies).
-        let llo = self.sv.cands.len();
-        for i in 0..self.sv.line.len() {
-            let p = self.sv.line[i];
-            self.sv.cands.push(p);
-        }
-        let lhi = self.sv.cands.len();
         let hi = self.sv.moves.len();
-        let mut keep = mlo;
-        for i in mlo..hi {
-            let e = self.sv.moves[i].1;
-            let counter = four_count(&b.patterns(e, o)) > 0;
-            let dead = !counter && {
-                b.make(e);
-                let s = self.line_survives(b, a, llo, lhi);
-                b.unmake();
-                s
-            };
-            if !dead {
-                self.sv.moves[keep] = self.sv.moves[i];
-                keep += 1;
-            }
-        }
-        self.sv.cands.truncate(llo);
-        self.sv.moves.truncate(keep);
-        let hi = keep;
+        let hi =
+            self.drop_moves_the_line_beats(b, mlo, hi, a, |b, e| four_count(&b.patterns(e, o)) > 0);
         self.sv.moves[mlo..hi].sort_by_key(|m| std::cmp::Reverse(m.0));
         Some(())
     }
