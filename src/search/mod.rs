@@ -461,6 +461,34 @@ fn defence_set(pos: &mut Position, line: &[Pos]) -> Vec<Pos> {
     seen
 }
 
+/// The opponent's answer after our move `m`: a VCF search under `vcf`, then, unless it found a
+/// win, a VCT search under `vct`; returns it with the nodes both took.
+fn threat_after(
+    pos: &mut Position,
+    solver: &mut Solver,
+    m: Pos,
+    vcf: Option<&ThreatLimits>,
+    vct: Option<&ThreatLimits>,
+    stop: &AtomicBool,
+) -> (Proof, u64) {
+    let b = pos.board_mut();
+    b.make(m);
+    let mut answer = Proof::Unknown;
+    let mut nodes = 0;
+    if let Some(lim) = vcf {
+        answer = solver.vcf(b, lim);
+        nodes += solver.nodes();
+    }
+    if let Some(lim) = vct {
+        if !matches!(answer, Proof::Win(_)) {
+            answer = solver.vct(b, lim, stop);
+            nodes += solver.nodes();
+        }
+    }
+    b.unmake();
+    (answer, nodes)
+}
+
 /// When the opponent, given the move, would have a VCF (or else a VCT), keeps only the root
 /// moves after which it has none. The candidate defences (`defence_set`) are checked first, in
 /// that order; the other moves only when no candidate survives. A move survives unless the
@@ -553,15 +581,8 @@ fn refute_opponent_threats(
             }
             break;
         }
-        let b = pos.board_mut();
-        b.make(m.pos);
-        let mut answer = solver.vcf(b, &vcf_lim);
-        let mut nodes = solver.nodes();
-        if !by_fours && !matches!(answer, Proof::Win(_)) {
-            answer = solver.vct(b, &vct_lim, stop);
-            nodes += solver.nodes();
-        }
-        b.unmake();
+        let vct = (!by_fours).then_some(&vct_lim);
+        let (answer, nodes) = threat_after(pos, solver, m.pos, Some(&vcf_lim), vct, stop);
         spent += nodes;
         checked += 1;
         match answer {
@@ -583,15 +604,12 @@ fn refute_opponent_threats(
                 kept.push((m, safe));
                 continue;
             }
-            let b = pos.board_mut();
-            b.make(m.pos);
-            let answer = if by_fours {
-                solver.vcf(b, &wide)
+            let (vcf, vct) = if by_fours {
+                (Some(&wide), None)
             } else {
-                solver.vct(b, &wide, stop)
+                (None, Some(&wide))
             };
-            b.unmake();
-            let nodes = solver.nodes();
+            let (answer, nodes) = threat_after(pos, solver, m.pos, vcf, vct, stop);
             spent += nodes;
             rechecked += 1;
             match answer {
