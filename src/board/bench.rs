@@ -15,7 +15,7 @@ pub fn report(millis: u64) -> Vec<String> {
     // Cold build of the renju tables (black: exact five, white: five or more), which a brain
     // pays once, at the first position of a rule.
     let start = Instant::now();
-    black_box(super::pattern::tables_for(Rule::Renju));
+    black_box(super::pattern::pair_table(Rule::Renju));
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
     let moves = parse_move_list(MIDGAME, 15, 15, Rows::FromTop).expect("bench position parses");
     let mut b = Board::from_moves(15, 15, Rule::Renju, &moves).expect("bench position is legal");

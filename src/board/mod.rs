@@ -100,7 +100,8 @@ pub struct Board {
     hash: u64,
     history: Vec<(Pos, Color)>,
     to_move: Color,
-    tables: [&'static [u8]; 2],
+    /// Patterns of both colours per key (`pattern::pair_table`).
+    pairs: &'static [u8],
 }
 
 impl Board {
@@ -121,7 +122,7 @@ impl Board {
             hash: 0,
             history: Vec::with_capacity(width * height),
             to_move: Color::Black,
-            tables: pattern::tables_for(rule),
+            pairs: pattern::pair_table(rule),
         };
         for y in 0..height {
             for x in 0..width {
@@ -161,7 +162,7 @@ impl Board {
     /// Changes the rule, keeping the stones.
     pub fn set_rule(&mut self, rule: Rule) {
         self.rule = rule;
-        self.tables = pattern::tables_for(rule);
+        self.pairs = pattern::pair_table(rule);
     }
 
     /// The square at (x, y) if it lies on this board.
@@ -316,19 +317,27 @@ impl Board {
     /// What a stone of colour `c` on the empty square `p` would make in direction `d`.
     #[inline]
     pub fn pattern(&self, p: Pos, d: usize, c: Color) -> Pattern {
-        Pattern::from_u8(self.tables[c.index()][self.keys[p.index()][d] as usize])
+        Pattern::from_u8(self.pairs[self.keys[p.index()][d] as usize] >> (4 * c.index()) & 15)
+    }
+
+    /// Both colours' patterns of the empty square `p` in direction `d`: black's in the low
+    /// nibble, white's in the high one (one table read for the two).
+    #[inline]
+    pub fn pattern_pair(&self, p: Pos, d: usize) -> u8 {
+        self.pairs[self.keys[p.index()][d] as usize]
     }
 
     /// The four line patterns of a stone of colour `c` on `p`.
     #[inline]
     pub fn patterns(&self, p: Pos, c: Color) -> [Pattern; 4] {
-        let t = self.tables[c.index()];
+        let t = self.pairs;
         let k = &self.keys[p.index()];
+        let s = 4 * c.index();
         [
-            Pattern::from_u8(t[k[0] as usize]),
-            Pattern::from_u8(t[k[1] as usize]),
-            Pattern::from_u8(t[k[2] as usize]),
-            Pattern::from_u8(t[k[3] as usize]),
+            Pattern::from_u8(t[k[0] as usize] >> s & 15),
+            Pattern::from_u8(t[k[1] as usize] >> s & 15),
+            Pattern::from_u8(t[k[2] as usize] >> s & 15),
+            Pattern::from_u8(t[k[3] as usize] >> s & 15),
         ]
     }
 

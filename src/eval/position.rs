@@ -250,8 +250,9 @@ impl Position {
     #[inline]
     fn refresh_dir(&mut self, p: Pos, d: usize) {
         let shift = 4 * d;
+        let pair = self.board.pattern_pair(p, d) as u16;
         for c in Color::BOTH {
-            let pat = self.board.pattern(p, d, c) as u16;
+            let pat = pair >> (4 * c.index()) & 15;
             let slot = &mut self.pats[p.index()][c.index()];
             let packed = (*slot & !(15 << shift)) | pat << shift;
             // A renju foul can change with any stone on its lines, even when the pattern of
