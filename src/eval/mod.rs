@@ -70,17 +70,19 @@ pub fn info_shape(v: SquareInfo) -> Shape {
     Shape::from_u8(((v >> SHAPE_SHIFT) & 0xf) as u8)
 }
 
-/// Value of one line pattern for the side that would place the stone.
+/// Value of one line pattern for the side that would place the stone. This table, the shape
+/// bonuses and the tempo were fitted to game results (Rapfi self-play, see the README's
+/// "Evaluation weights"); Five, F4 and the winning shapes keep hand-set values above the cap.
 const LINE_VALUE: [u32; 12] = [
     0,   // Dead
     0,   // Overline
     0,   // B1
     1,   // F1
-    3,   // B2
-    8,   // F2
-    10,  // B3
-    32,  // F3
-    36,  // B4
+    2,   // B2
+    14,  // F2
+    14,  // B3
+    48,  // F3
+    60,  // B4
     160, // F4
     160, // DoubleFour
     600, // Five
@@ -90,9 +92,9 @@ const LINE_VALUE: [u32; 12] = [
 fn shape_bonus(s: Shape) -> u32 {
     match s {
         Shape::None => 0,
-        Shape::Three => 0,
-        Shape::ThreeThree => 120,
-        Shape::Four => 0,
+        Shape::Three => 16,
+        Shape::ThreeThree => 138,
+        Shape::Four => 24,
         Shape::FourThree => 260,
         Shape::Flex4 => 400,
         Shape::Five => 2000,
