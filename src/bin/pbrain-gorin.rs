@@ -5,13 +5,18 @@ const USAGE: &str =
     "usage: pbrain-gorin              run as a Piskvork/Gomocup brain on stdin/stdout
        pbrain-gorin bench        search fixed positions, print node count and speed
        pbrain-gorin solve ...    look for a VCF/VCT win (pbrain-gorin solve --help)
-       pbrain-gorin play ...     play in the terminal (pbrain-gorin play --help)";
+       pbrain-gorin play ...     play in the terminal (pbrain-gorin play --help)
+       pbrain-gorin tune DIR [EPOCHS]
+                                 fit the evaluation weights to the games (.psq) in DIR";
 
 fn main() {
     // Diagnostics go to stderr only when RUST_LOG asks: Piskvork reads stderr as replies.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if matches!(args.first().map(String::as_str), Some("bench" | "solve")) {
+    if matches!(
+        args.first().map(String::as_str),
+        Some("bench" | "solve" | "tune")
+    ) {
         quiet_on_closed_pipe();
     }
     let result = match args.first().map(String::as_str) {
@@ -19,6 +24,7 @@ fn main() {
         Some("bench") => gorin::search::bench::main(&args[1..]),
         Some("solve") => gorin::search::threat::solve_main(&args[1..]),
         Some("play") => gorin::play::main(&args[1..]),
+        Some("tune") => gorin::eval::tune::main(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

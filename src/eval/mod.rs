@@ -3,6 +3,7 @@
 //! up to date by `Position` so that evaluation and move ordering never scan the whole board.
 
 mod position;
+pub mod tune;
 
 pub use position::{for_each_bit, pos_of, Bits, Position, WORDS};
 
@@ -100,6 +101,14 @@ fn shape_bonus(s: Shape) -> u32 {
         Shape::Five => 2000,
     }
 }
+
+/// What one square adds to the evaluation at most: one threat square, which the opponent
+/// answers with one move, must not outweigh the rest of the position.
+pub(crate) const EVAL_CAP: i32 = 250;
+
+/// Share of its own square total the side to move gets for the move in hand (numerator,
+/// denominator); fitted with the line values.
+pub(crate) const TEMPO: (i32, i32) = (3, 16);
 
 /// The combination table is indexed by the four patterns packed in nibbles.
 const COMBOS: usize = 1 << 16;

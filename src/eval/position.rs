@@ -3,7 +3,7 @@
 //! make fives, open fours and fours, and of the candidate squares near the stones.
 
 use super::{combo_table, info_score, info_shape, Shape, SquareInfo};
-use super::{FORBIDDEN, MAYBE_FORBIDDEN};
+use super::{EVAL_CAP, FORBIDDEN, MAYBE_FORBIDDEN, TEMPO};
 use crate::board::{Board, Color, Pos, Rule, NCELLS};
 
 /// Words of a bit set over the padded grid.
@@ -213,14 +213,14 @@ impl Position {
             && self.board.is_forbidden(p))
     }
 
-    /// Static evaluation for the side to move: the square totals, plus 3/16 of its own for the
-    /// move in hand (tempo, fitted with the weights).
+    /// Static evaluation for the side to move: the square totals, plus a share of its own for
+    /// the move in hand (`TEMPO`).
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move();
         let a = self.total(me);
         let b = self.total(me.opposite());
-        a - b + a * 3 / 16
+        a - b + a * TEMPO.0 / TEMPO.1
     }
 
     /// Places the side to move on the empty square `p`.
@@ -374,14 +374,11 @@ impl Position {
     }
 }
 
-/// What a square adds to the evaluation: its score, capped so that one threat square (which the
-/// opponent answers with one move) does not outweigh the rest of the position.
+/// What a square adds to the evaluation: its score, capped (`EVAL_CAP`).
 #[inline]
 fn eval_value(v: SquareInfo) -> i32 {
     info_score(v).min(EVAL_CAP)
 }
-
-const EVAL_CAP: i32 = 250;
 
 #[inline]
 fn set_of(s: Shape) -> Option<usize> {

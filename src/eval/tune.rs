@@ -1,0 +1,364 @@
+//! `pbrain-gorin tune`: fits the evaluation's line values, shape bonuses and tempo to game
+//! results (Texel's method): quiet positions from PSQ records, a logistic model of the result
+//! on the evaluation, gradient descent on the squared error, a hold-out fifth to watch.
+
+use super::{combine, info_shape, shape_bonus, Shape, EVAL_CAP, LINE_VALUE, TEMPO};
+use crate::board::{Board, Pattern, Rule};
+use crate::record::GameRecord;
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+
+const NP: usize = 12;
+const NS: usize = 7;
+/// Parameters: the line values, the shape bonuses, the tempo share.
+const NPAR: usize = NP + NS + 1;
+const TEMPO_AT: usize = NP + NS;
+/// Opening plies (set by the opening file, not by play) and final plies (decided by
+/// threats the evaluation does not judge) are left out.
+const SKIP_FIRST: usize = 5;
+const SKIP_LAST: usize = 4;
+const PATTERN_NAMES: [&str; NP] = [
+    "Dead",
+    "Overline",
+    "B1",
+    "F1",
+    "B2",
+    "F2",
+    "B3",
+    "F3",
+    "B4",
+    "F4",
+    "DoubleFour",
+    "Five",
+];
+const SHAPE_NAMES: [&str; NS] = [
+    "None",
+    "Three",
+    "ThreeThree",
+    "Four",
+    "FourThree",
+    "Flex4",
+    "Five",
+];
+
+/// One quiet position: the line patterns of every empty square for the side to move and for
+/// the opponent (four nibbles each), and the result for the side to move (1, 0.5, 0).
+struct Sample {
+    me: Vec<u16>,
+    opp: Vec<u16>,
+    result: f64,
+}
+
+/// Whether a parameter keeps its hand-set value: the winning shapes are over the cap and never
+/// reach the evaluation (positions with them are not quiet), and "nothing" stays zero.
+fn fixed(i: usize) -> bool {
+    let shape = |s: Shape| NP + s as usize;
+    i == Pattern::Dead as usize
+        || i == Pattern::Overline as usize
+        || i == Pattern::F4 as usize
+        || i == Pattern::DoubleFour as usize
+        || i == Pattern::Five as usize
+        || i == shape(Shape::None)
+        || i == shape(Shape::FourThree)
+        || i == shape(Shape::Flex4)
+        || i == shape(Shape::Five)
+}
+
+fn pack(p: [Pattern; 4]) -> u16 {
+    p[0] as u16 | (p[1] as u16) << 4 | (p[2] as u16) << 8 | (p[3] as u16) << 12
+}
+
+fn unpack(k: u16) -> [Pattern; 4] {
+    [0, 4, 8, 12].map(|s| Pattern::from_u8((k >> s & 15) as u8))
+}
+
+/// The parameters as the engine has them now.
+fn current() -> Vec<f64> {
+    let mut th = vec![0.0; NPAR];
+    for (i, v) in LINE_VALUE.iter().enumerate() {
+        th[i] = *v as f64;
+    }
+    for s in 0..NS {
+        th[NP + s] = shape_bonus(Shape::from_u8(s as u8)) as f64;
+    }
+    th[TEMPO_AT] = TEMPO.0 as f64 / TEMPO.1 as f64;
+    th
+}
+
+/// The capped value of one square; adds `w` times its derivative to `grad` below the cap.
+fn square(th: &[f64], k: u16, grad: Option<(&mut [f64], f64)>) -> f64 {
+    let pats = unpack(k);
+    let shape = info_shape(combine(pats)) as usize;
+    let s = th[NP + shape] + pats.iter().map(|&p| th[p as usize]).sum::<f64>();
+    if s >= EVAL_CAP as f64 {
+        return EVAL_CAP as f64;
+    }
+    if let Some((g, w)) = grad {
+        g[NP + shape] += w;
+        for p in pats {
+            g[p as usize] += w;
+        }
+    }
+    s
+}
+
+fn evaluate(th: &[f64], s: &Sample) -> f64 {
+    let a: f64 = s.me.iter().map(|&k| square(th, k, None)).sum();
+    let b: f64 = s.opp.iter().map(|&k| square(th, k, None)).sum();
+    a - b + a * th[TEMPO_AT]
+}
+
+fn sigmoid(e: f64, scale: f64) -> f64 {
+    1.0 / (1.0 + (-e / scale).exp())
+}
+
+fn loss(th: &[f64], set: &[&Sample], scale: f64) -> f64 {
+    let total: f64 = set
+        .iter()
+        .map(|s| (s.result - sigmoid(evaluate(th, s), scale)).powi(2))
+        .sum();
+    total / set.len().max(1) as f64
+}
+
+/// The quiet positions of one game (freestyle): neither side can make a four or better on the
+/// move, nor does the opponent threaten an open four.
+fn samples_of(rec: &GameRecord, out: &mut Vec<Sample>) -> Result<()> {
+    let mut b = Board::new(rec.width, rec.height, Rule::Freestyle)?;
+    for &(p, _) in &rec.moves {
+        b.play(p)?;
+    }
+    let n = rec.moves.len();
+    let winner = match rec.moves.last() {
+        Some(&(p, _)) if b.winning_line(p).is_some() => Some(b.history()[n - 1].1),
+        _ => None,
+    };
+    let mut b = Board::new(rec.width, rec.height, Rule::Freestyle)?;
+    for (i, &(p, _)) in rec.moves.iter().enumerate() {
+        if i >= SKIP_FIRST && i + SKIP_LAST < n {
+            let me = b.side_to_move();
+            let (mut sm, mut so) = (Vec::new(), Vec::new());
+            let mut quiet = true;
+            for q in b.squares().filter(|&q| b.is_empty(q)) {
+                let (pm, po) = (b.patterns(q, me), b.patterns(q, me.opposite()));
+                let (shm, sho) = (info_shape(combine(pm)), info_shape(combine(po)));
+                if shm >= Shape::Four || sho >= Shape::FourThree {
+                    quiet = false;
+                    break;
+                }
+                sm.push(pack(pm));
+                so.push(pack(po));
+            }
+            if quiet {
+                let result = match winner {
+                    None => 0.5,
+                    Some(c) if c == me => 1.0,
+                    Some(_) => 0.0,
+                };
+                out.push(Sample {
+                    me: sm,
+                    opp: so,
+                    result,
+                });
+            }
+        }
+        b.play(p)?;
+    }
+    Ok(())
+}
+
+fn load(dir: &Path) -> Result<(usize, Vec<Sample>)> {
+    let mut games = 0;
+    let mut samples = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("psq")))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path)?;
+        let parsed = GameRecord::parse_psq(&text).map_err(|e| anyhow::anyhow!("{e:?}"));
+        match parsed.and_then(|rec| samples_of(&rec, &mut samples)) {
+            Ok(()) => games += 1,
+            Err(e) => log::warn!("{}: skipped ({e:#})", path.display()),
+        }
+    }
+    Ok((games, samples))
+}
+
+/// `epochs` steps of Adam on the mean squared error from `start`; fixed parameters keep their
+/// values and none goes below zero.
+fn fit(start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> {
+    let mut th = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; NPAR], vec![0.0; NPAR]);
+    let mut gs = vec![0.0; NPAR];
+    for epoch in 1..=epochs {
+        let mut g = [0.0; NPAR];
+        for s in train {
+            let p = sigmoid(evaluate(&th, s), scale);
+            let de = -2.0 * (s.result - p) * p * (1.0 - p) / scale;
+            gs.iter_mut().for_each(|x| *x = 0.0);
+            let own = 1.0 + th[TEMPO_AT];
+            let a: f64 =
+                s.me.iter()
+                    .map(|&k| square(&th, k, Some((&mut gs, own))))
+                    .sum();
+            for &k in &s.opp {
+                square(&th, k, Some((&mut gs, -1.0)));
+            }
+            gs[TEMPO_AT] = a;
+            for (gi, x) in g.iter_mut().zip(&gs) {
+                *gi += de * x;
+            }
+        }
+        for i in (0..NPAR).filter(|&i| !fixed(i)) {
+            let gi = g[i] / train.len().max(1) as f64;
+            m[i] = 0.9 * m[i] + 0.1 * gi;
+            v[i] = 0.999 * v[i] + 0.001 * gi * gi;
+            let mh = m[i] / (1.0 - 0.9f64.powi(epoch as i32));
+            let vh = v[i] / (1.0 - 0.999f64.powi(epoch as i32));
+            let lr = if i == TEMPO_AT { 0.002 } else { 0.5 };
+            th[i] = (th[i] - lr * mh / (vh.sqrt() + 1e-12)).max(0.0);
+        }
+    }
+    th
+}
+
+/// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
+pub fn main(args: &[String]) -> Result<()> {
+    let Some(dir) = args.first() else {
+        bail!("usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)");
+    };
+    let epochs: usize = match args.get(1) {
+        Some(s) => s.parse().context("EPOCHS must be a number")?,
+        None => 200,
+    };
+    let (games, samples) = load(Path::new(dir))?;
+    if samples.is_empty() {
+        bail!("no quiet positions in {dir}");
+    }
+    let train: Vec<&Sample> = samples
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 5 != 0)
+        .map(|(_, s)| s)
+        .collect();
+    let test: Vec<&Sample> = samples
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 5 == 0)
+        .map(|(_, s)| s)
+        .collect();
+    println!(
+        "{games} games, {} quiet positions ({} to fit, {} held out)",
+        samples.len(),
+        train.len(),
+        test.len()
+    );
+    let mut th = current();
+    // The logistic scale that suits the current weights; the fit keeps it, so the new values
+    // stay in the engine's units.
+    let scale = [25.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0, 400.0, 600.0]
+        .into_iter()
+        .min_by(|&a, &b| loss(&th, &train, a).total_cmp(&loss(&th, &train, b)))
+        .unwrap_or(100.0);
+    println!(
+        "scale {scale}: loss {:.5} fitted, {:.5} held out",
+        loss(&th, &train, scale),
+        loss(&th, &test, scale)
+    );
+    for epoch in (50..=epochs)
+        .step_by(50)
+        .chain((!epochs.is_multiple_of(50)).then_some(epochs))
+    {
+        let step = if epoch % 50 == 0 { 50 } else { epochs % 50 };
+        th = fit(&th, &train, scale, step);
+        println!(
+            "epoch {epoch}: loss {:.5} fitted, {:.5} held out",
+            loss(&th, &train, scale),
+            loss(&th, &test, scale)
+        );
+    }
+    let now = current();
+    println!("{:<18} {:>8} {:>8}", "parameter", "now", "fitted");
+    for i in 0..NPAR {
+        let name = if i < NP {
+            PATTERN_NAMES[i].to_string()
+        } else if i < TEMPO_AT {
+            format!("bonus {}", SHAPE_NAMES[i - NP])
+        } else {
+            "tempo share".to_string()
+        };
+        println!(
+            "{name:<18} {:>8.2} {:>8.2}{}",
+            now[i],
+            th[i],
+            if fixed(i) { "  (fixed)" } else { "" }
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::{parse_move_list, Rows};
+    use crate::board::Pos;
+
+    /// A game record from a pos-notation move list.
+    fn record(moves: &str) -> GameRecord {
+        let m = parse_move_list(moves, 15, 15, Rows::FromTop).unwrap();
+        GameRecord {
+            width: 15,
+            height: 15,
+            moves: m.into_iter().map(|p: Pos| (p, 0)).collect(),
+            trailer: vec![],
+        }
+    }
+
+    #[test]
+    fn samples_are_quiet_and_labelled_by_the_winner() {
+        // Black builds a five on row 8 while white plays far away; black wins.
+        let rec = record("h8a1i8a3h9a5i9a7j8a9j9a11g8a13g9b2k8");
+        let mut out = Vec::new();
+        samples_of(&rec, &mut out).unwrap();
+        assert!(!out.is_empty());
+        let board_len = 15 * 15;
+        for s in &out {
+            assert!(s.me.len() < board_len && s.me.len() == s.opp.len());
+            // No sample lets the side to move make a four.
+            for &k in &s.me {
+                assert!(info_shape(combine(unpack(k))) < Shape::Four);
+            }
+        }
+        // Black moves at even plies: the first sample (ply 5) has white to move, who lost.
+        assert_eq!(out[0].result, 0.0);
+        assert!(out.iter().any(|s| s.result == 1.0));
+    }
+
+    #[test]
+    fn fitting_lowers_the_loss_and_keeps_fixed_values() {
+        // The side to move with the open twos wins: the fit must raise their value, lower the
+        // loss and leave the fixed parameters alone.
+        let f2 = pack([Pattern::F2, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
+        let dead = pack([Pattern::Dead; 4]);
+        let good = Sample {
+            me: vec![f2; 6],
+            opp: vec![dead; 6],
+            result: 1.0,
+        };
+        let bad = Sample {
+            me: vec![dead; 6],
+            opp: vec![f2; 6],
+            result: 0.0,
+        };
+        let set = [&good, &bad];
+        let th = current();
+        let fitted = fit(&th, &set, 100.0, 50);
+        assert!(loss(&fitted, &set, 100.0) < loss(&th, &set, 100.0));
+        assert!(fitted[Pattern::F2 as usize] > th[Pattern::F2 as usize]);
+        for i in (0..NPAR).filter(|&i| fixed(i)) {
+            assert_eq!(fitted[i], th[i]);
+        }
+    }
+}
