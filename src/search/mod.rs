@@ -84,6 +84,8 @@ const REFUTE_TOTAL_NODES: u64 = 300_000;
 /// The final check: first budget, and how many moves it may try in search order.
 const SAFETY_NODES: u64 = 100_000;
 const SAFETY_TRIES: usize = 6;
+const UNTIMED_SAFETY_NODES: u64 = 50_000;
+const UNTIMED_SAFETY_TRIES: usize = 4;
 /// The guard (see `Guard`): node budget of a first check of a root move, the largest budget
 /// (each later check of the same move doubles the last one), the depth from which it checks the
 /// best move after every iteration, and its share of the time (in sixteenths of the hard limit).
@@ -110,8 +112,9 @@ enum Check {
 /// answers are kept for the final check and shared with the root refutation.
 struct Guard<'a> {
     checks: Vec<(Pos, Check)>,
-    /// Budget of a first check.
+    /// Budget of a first check, and the largest budget of the checks that double it.
     base: u64,
+    cap: u64,
     /// Time the checks during the search may take in all (None: untimed, no checks there).
     allowance: Option<Duration>,
     spent: Duration,
@@ -123,6 +126,7 @@ impl<'a> Guard<'a> {
         Guard {
             checks: Vec::new(),
             base: GUARD_NODES,
+            cap: GUARD_MAX_NODES,
             allowance,
             spent: Duration::ZERO,
             stop,
@@ -204,7 +208,7 @@ impl<'a> Guard<'a> {
         let now = Instant::now();
         let end = deadline.map_or(now + left, |d| d.min(now + left));
         let budget = match self.get(m) {
-            Some(Check::Holds(n)) => n.saturating_mul(2).clamp(self.base, GUARD_MAX_NODES),
+            Some(Check::Holds(n)) => n.saturating_mul(2).clamp(self.base, self.cap),
             _ => self.base,
         };
         let lost = self.loses(pos, solver, m, budget, Some(end));
@@ -462,18 +466,23 @@ impl Engine {
                 (Some(h), None) => h,
                 _ => start + Duration::from_secs(3600),
             };
+            // Untimed searches (bench, fixed depth) check each move once, as before the guard.
+            let budgets = if hard_deadline.is_some() {
+                (SAFETY_NODES, guard.cap, SAFETY_TRIES)
+            } else {
+                (
+                    UNTIMED_SAFETY_NODES,
+                    UNTIMED_SAFETY_NODES,
+                    UNTIMED_SAFETY_TRIES,
+                )
+            };
             let safe = safe_move(
                 &mut pos,
                 &mut self.solvers[0],
                 &mut guard,
                 (result.best, &order),
                 deadline,
-                // Untimed searches (bench, fixed depth) check each move once.
-                if hard_deadline.is_some() {
-                    GUARD_MAX_NODES
-                } else {
-                    SAFETY_NODES
-                },
+                budgets,
             );
             if safe != result.best {
                 log::debug!("{} loses to a VCT; playing {} instead", result.best, safe);
@@ -495,18 +504,19 @@ impl Engine {
 /// The final check: the best move after which the opponent has no proven VCT, `best` first,
 /// then the next few in search order (what the guard learned counts). The move found is checked
 /// again with a doubled budget up to `max_budget` while time allows, and replaced by the next
-/// one if it loses. When every move tried loses, `best`.
+/// one if it loses. Budgets: (first, max_budget, moves tried). When every move tried loses,
+/// `best`.
 fn safe_move(
     pos: &mut Position,
     solver: &mut Solver,
     guard: &mut Guard,
     (best, order): (Pos, &[Pos]),
     deadline: Instant,
-    max_budget: u64,
+    (first, max_budget, tries): (u64, u64, usize),
 ) -> Pos {
     let tries: Vec<Pos> = std::iter::once(best)
         .chain(order.iter().copied().filter(|&p| p != best))
-        .take(SAFETY_TRIES)
+        .take(tries)
         .collect();
     let mut i = 0;
     while i < tries.len() {
@@ -517,8 +527,8 @@ fn safe_move(
                 continue;
             }
             Some(Check::Holds(n)) if n >= max_budget => return m,
-            Some(Check::Holds(n)) => n.saturating_mul(2).clamp(SAFETY_NODES, max_budget),
-            None => SAFETY_NODES,
+            Some(Check::Holds(n)) => n.saturating_mul(2).clamp(first, max_budget),
+            None => first,
         };
         if guard.stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
             return m;
@@ -807,6 +817,55 @@ fn refute_opponent_threats(
             }
         }
         survivors = kept;
+    }
+    // Timed searches go on widening, while time allows: each unproven survivor is checked for
+    // a VCT (a defence often leaves a deeper one) with four times the last budget. The guard
+    // carries on from these budgets with the moves the search prefers.
+    if let Some(d) = deadline {
+        let mut wide = wide.max_nodes.max(budget);
+        let mut k = 0;
+        while k < survivors.len() {
+            if k == 0 {
+                if wide >= guard.cap {
+                    break;
+                }
+                wide = (wide * 4).min(guard.cap);
+            }
+            let (m, safe) = survivors[k];
+            if stop.load(Ordering::Relaxed) || Instant::now() >= d {
+                break;
+            }
+            // (Against a VCF threat `safe` means no VCF left: a VCT may still be.)
+            let proven = guard.get(m.pos) == Some(Check::Holds(u64::MAX));
+            if (!safe || (by_fours && !proven)) && !guard.known_loser(m.pos) {
+                let lim = ThreatLimits {
+                    max_nodes: wide,
+                    deadline,
+                };
+                if !guard.loses(pos, solver, m.pos, lim.max_nodes, lim.deadline) {
+                    if guard.get(m.pos) == Some(Check::Holds(u64::MAX)) {
+                        survivors[k].1 = true;
+                    }
+                    k += 1;
+                } else {
+                    let len = match guard.get(m.pos) {
+                        Some(Check::Loses(n)) => n,
+                        _ => 0,
+                    };
+                    losers.push((m, len, wide));
+                    survivors.remove(k);
+                }
+                rechecked += 1;
+            } else {
+                k += 1;
+            }
+            let open = |&(m, safe): &(ScoredMove, bool)| {
+                (!safe || by_fours) && guard.get(m.pos) != Some(Check::Holds(u64::MAX))
+            };
+            if k >= survivors.len() && survivors.iter().any(open) {
+                k = 0;
+            }
+        }
     }
     let total = moves.len();
     if !survivors.is_empty() || !unchecked.is_empty() {

@@ -638,18 +638,20 @@ fn final_check_replaces_a_losing_best_move() {
     let mut g = Guard::new(None, &never);
     let order = [E7, I11];
     let far = Instant::now() + Duration::from_secs(60);
-    // Untimed: one check each, and it terminates even when a check ends early unproven.
+    // The budget doubles on the move that holds (and stops when it reaches the largest, even
+    // when a check ends early unproven).
     let m = safe_move(
         &mut pos,
         &mut solver,
         &mut g,
         (E7, &order),
         far,
-        SAFETY_NODES,
+        (50_000, 200_000, 6),
     );
     assert_eq!(m, I11);
     assert!(g.known_loser(E7));
     assert!(!white_vct_after(&b, m, 100_000));
+    assert!(matches!(g.get(I11), Some(Check::Holds(n)) if n >= 200_000));
     // Every move tried loses: the best stays.
     let mut g = Guard::new(None, &never);
     g.record(I11, Check::Loses(9));
@@ -660,18 +662,51 @@ fn final_check_replaces_a_losing_best_move() {
         &mut g,
         (E7, &order),
         far,
-        SAFETY_NODES,
+        (UNTIMED_SAFETY_NODES, UNTIMED_SAFETY_NODES, 4),
     );
     assert_eq!(m, E7);
 }
 
+/// From another game lost to AIWine, white to move: black has a short VCT; i3 stops it but
+/// leaves black a VCT that takes the solver about 90k nodes, which the first passes of the
+/// root refutation (budgets from the 36 nodes the threat took to find) cannot prove.
+const GAME18: &str = "e10i7l4f10f11g12e9e8e12g10f9g9e11e13g11d11h8h11i10f7g6j12i12h6j8i8j7i9i6\
+                      j9h5g4j5j4i5k5k9i11h10k10l11f5i4";
+
 #[test]
-fn avoids_the_move_that_gives_the_opponent_a_vct() {
-    let b = from_pos(Rule::Freestyle, GAME17);
-    let r = think_ms(&b, 1000);
+fn refutation_widens_until_a_deeper_win_shows() {
+    let b = from_pos(Rule::Freestyle, GAME18);
+    let i3 = Pos::new(8, 2);
+    let mut pos = Position::new(&b);
+    let mut moves = Vec::new();
+    generate(&mut pos, &mut moves, &mut Marks::default());
+    assert!(moves.iter().any(|m| m.pos == i3));
+    let never = AtomicBool::new(false);
+    let mut solver = Solver::new();
+    let refute = |solver: &mut Solver, g: &mut Guard, d: Option<Instant>| {
+        let mut pos = Position::new(&b);
+        let mut kept = moves.clone();
+        assert!(refute_opponent_threats(
+            &mut pos,
+            solver,
+            g,
+            &mut kept,
+            (d, d),
+            &never
+        ));
+        kept.iter().any(|m| m.pos == i3)
+    };
+    // Untimed: no widening, and i3 stays.
+    let mut g = Guard::new(None, &never);
     assert!(
-        !white_vct_after(&b, r.best, 100_000),
-        "{} leaves white a VCT",
-        r.best
+        refute(&mut solver, &mut g, None),
+        "the first passes miss it"
     );
+    assert!(!g.known_loser(i3));
+    // Timed: widening to 200k nodes proves that i3 loses.
+    let mut g = Guard::new(None, &never);
+    g.cap = 200_000;
+    let far = Instant::now() + Duration::from_secs(120);
+    assert!(!refute(&mut solver, &mut g, Some(far)), "i3 kept");
+    assert!(g.known_loser(i3));
 }
