@@ -81,7 +81,147 @@ const REFUTE_FACTOR: u64 = 3;
 const REFUTE_MAX_NODES: u64 = 60_000;
 /// All refutation checks of one move together: bounds untimed searches (bench, fixed depth).
 const REFUTE_TOTAL_NODES: u64 = 300_000;
-const SAFETY_NODES: u64 = 50_000;
+/// The final check: first budget, and how many moves it may try in search order.
+const SAFETY_NODES: u64 = 100_000;
+const SAFETY_TRIES: usize = 6;
+const UNTIMED_SAFETY_NODES: u64 = 50_000;
+const UNTIMED_SAFETY_TRIES: usize = 4;
+/// The guard (see `Guard`): node budget of a first check of a root move, the largest budget
+/// (each later check of the same move doubles the last one), the depth from which it checks the
+/// best move after every iteration, and its share of the time (in sixteenths of the hard limit).
+const GUARD_NODES: u64 = 20_000;
+const GUARD_MAX_NODES: u64 = 1_280_000;
+const GUARD_DEPTH: i32 = 5;
+const GUARD_SHARE: u32 = 5;
+/// The guard's share when the opponent had a VCT before our move (the defence then matters
+/// more than the search's depth).
+const GUARD_SHARE_THREAT: u32 = 8;
+
+/// What the threat checks at the root learned about one of our moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Check {
+    /// The opponent's VCT after the move is proven; the length of its line.
+    Loses(usize),
+    /// No VCT found in this many nodes (`u64::MAX`: proven that there is none).
+    Holds(u64),
+}
+
+/// The root guard: during the iterative deepening, the best move of each iteration is checked
+/// for an opponent's VCT after it (a budget that doubles each time the same move is checked
+/// again); a move proven to lose leaves the root list and the iteration is searched again. The
+/// answers are kept for the final check and shared with the root refutation.
+struct Guard<'a> {
+    checks: Vec<(Pos, Check)>,
+    /// Budget of a first check, and the largest budget of the checks that double it.
+    base: u64,
+    cap: u64,
+    /// Time the checks during the search may take in all (None: untimed, no checks there).
+    allowance: Option<Duration>,
+    spent: Duration,
+    stop: &'a AtomicBool,
+}
+
+impl<'a> Guard<'a> {
+    fn new(allowance: Option<Duration>, stop: &'a AtomicBool) -> Guard<'a> {
+        Guard {
+            checks: Vec::new(),
+            base: GUARD_NODES,
+            cap: GUARD_MAX_NODES,
+            allowance,
+            spent: Duration::ZERO,
+            stop,
+        }
+    }
+
+    fn get(&self, m: Pos) -> Option<Check> {
+        self.checks.iter().find(|c| c.0 == m).map(|c| c.1)
+    }
+
+    fn record(&mut self, m: Pos, c: Check) {
+        match self.checks.iter_mut().find(|c| c.0 == m) {
+            Some(e) => e.1 = c,
+            None => self.checks.push((m, c)),
+        }
+    }
+
+    fn known_loser(&self, m: Pos) -> bool {
+        matches!(self.get(m), Some(Check::Loses(_)))
+    }
+
+    /// Whether the opponent is proven to win after our move `m`: from memory, or by a check
+    /// of `budget` nodes ending by `deadline` unless an earlier one had that budget.
+    fn loses(
+        &mut self,
+        pos: &mut Position,
+        solver: &mut Solver,
+        m: Pos,
+        budget: u64,
+        deadline: Option<Instant>,
+    ) -> bool {
+        match self.get(m) {
+            Some(Check::Loses(_)) => return true,
+            Some(Check::Holds(n)) if n >= budget => return false,
+            _ => {}
+        }
+        if self.stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            return false;
+        }
+        let vct = ThreatLimits {
+            max_nodes: budget,
+            deadline,
+        };
+        let vcf = ThreatLimits {
+            max_nodes: budget.min(ROOT_VCF_NODES),
+            deadline,
+        };
+        let (answer, _) = threat_after(pos, solver, m, Some(&vcf), Some(&vct), self.stop);
+        let c = match answer {
+            Proof::Win(l) => Check::Loses(l.len()),
+            Proof::NoWin => Check::Holds(u64::MAX),
+            // The budget, not the nodes used: a search can end early unproven (depth cuts),
+            // and the next check must still grow.
+            Proof::Unknown => Check::Holds(budget),
+        };
+        self.record(m, c);
+        matches!(c, Check::Loses(_))
+    }
+
+    /// The check between iterations: whether the best root move `m` is proven to lose, within
+    /// the guard's share of the time and before `deadline`.
+    fn vetoes(
+        &mut self,
+        pos: &mut Position,
+        solver: &mut Solver,
+        m: Pos,
+        deadline: Option<Instant>,
+    ) -> bool {
+        let Some(allowance) = self.allowance else {
+            return false;
+        };
+        if self.known_loser(m) {
+            return true;
+        }
+        let left = allowance.saturating_sub(self.spent);
+        if left.is_zero() {
+            return false;
+        }
+        let now = Instant::now();
+        let end = deadline.map_or(now + left, |d| d.min(now + left));
+        let budget = match self.get(m) {
+            Some(Check::Holds(n)) => n.saturating_mul(2).clamp(self.base, self.cap),
+            _ => self.base,
+        };
+        let lost = self.loses(pos, solver, m, budget, Some(end));
+        self.spent += now.elapsed();
+        log::debug!(
+            "guard: {m} {:?} in {:?} (spent {:?})",
+            self.get(m),
+            now.elapsed(),
+            self.spent
+        );
+        lost
+    }
+}
 
 /// The engine: owns the transposition table and settings across moves.
 pub struct Engine {
@@ -251,19 +391,28 @@ impl Engine {
         if moves.is_empty() {
             moves = fallback_moves(&mut pos, excluded);
         }
+        let mut guard = Guard::new(None, stop);
+        let mut threatened = false;
         if moves.len() > 1 && use_threats && opp_fives == 0 {
             // Finding the threat may use a quarter of the time, refuting it up to a third; the
             // search needs the rest (shorter and longer shares both lost in play).
             let find = budget.hard.map(|h| start + h / 4);
             let deadline = budget.hard.map(|h| start + h / 2);
-            refute_opponent_threats(
+            threatened = refute_opponent_threats(
                 &mut pos,
                 &mut self.solvers[0],
+                &mut guard,
                 &mut moves,
                 (find, deadline),
                 stop,
             );
         }
+        let share = if threatened {
+            GUARD_SHARE_THREAT
+        } else {
+            GUARD_SHARE
+        };
+        guard.allowance = budget.hard.filter(|_| use_threats).map(|h| h / 16 * share);
         let root_moves = root_moves_from(moves);
         if budget.move_now || root_moves.len() == 1 {
             let p = root_moves[0].pos;
@@ -300,7 +449,7 @@ impl Engine {
             }
             let mut w = Worker::new(pos.clone(), &mut first[0], root_moves.clone());
             w.set_poll_interval(sh.max_nodes);
-            let r = main_loop(&mut w, &sh, max_depth, start, soft, report);
+            let r = main_loop(&mut w, &sh, &mut guard, max_depth, start, soft, report);
             w.flush(&sh);
             sh.abort.store(true, Ordering::Relaxed);
             let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
@@ -309,15 +458,31 @@ impl Engine {
         let nodes = sh.nodes.load(Ordering::Relaxed);
         let (mut result, order) = result;
         result.nodes = nodes;
+        log::debug!("search done at {:?}", start.elapsed());
         if use_threats && result.score.abs() < MATE_BOUND {
-            let deadline = hard_deadline.unwrap_or(start + Duration::from_secs(3600));
+            // Past the soft limit, but not so far that a match clock drains.
+            let deadline = match (hard_deadline, soft) {
+                (Some(h), Some(s)) => h.min(start + s * 8 / 5),
+                (Some(h), None) => h,
+                _ => start + Duration::from_secs(3600),
+            };
+            // Untimed searches (bench, fixed depth) check each move once, as before the guard.
+            let budgets = if hard_deadline.is_some() {
+                (SAFETY_NODES, guard.cap, SAFETY_TRIES)
+            } else {
+                (
+                    UNTIMED_SAFETY_NODES,
+                    UNTIMED_SAFETY_NODES,
+                    UNTIMED_SAFETY_TRIES,
+                )
+            };
             let safe = safe_move(
                 &mut pos,
                 &mut self.solvers[0],
-                result.best,
-                &order,
+                &mut guard,
+                (result.best, &order),
                 deadline,
-                stop,
+                budgets,
             );
             if safe != result.best {
                 log::debug!("{} loses to a VCT; playing {} instead", result.best, safe);
@@ -325,6 +490,7 @@ impl Engine {
                 result.pv = vec![safe];
             }
         }
+        log::debug!("answer {} at {:?}", result.best, start.elapsed());
         // Defensive: the answer must be a legal empty square.
         let mut check = Position::new(board);
         if !check.board().is_empty(result.best) || !check.is_legal(result.best, me) {
@@ -335,31 +501,43 @@ impl Engine {
     }
 }
 
-/// The best move after which the opponent has no proven VCT: `best` first, then the next few
-/// in search order, as long as time allows; `best` when none is proven safe.
+/// The final check: the best move after which the opponent has no proven VCT, `best` first,
+/// then the next few in search order (what the guard learned counts). The move found is checked
+/// again with a doubled budget up to `max_budget` while time allows, and replaced by the next
+/// one if it loses. Budgets: (first, max_budget, moves tried). When every move tried loses,
+/// `best`.
 fn safe_move(
     pos: &mut Position,
     solver: &mut Solver,
-    best: Pos,
-    order: &[Pos],
+    guard: &mut Guard,
+    (best, order): (Pos, &[Pos]),
     deadline: Instant,
-    stop: &AtomicBool,
+    (first, max_budget, tries): (u64, u64, usize),
 ) -> Pos {
-    let lim = ThreatLimits {
-        max_nodes: SAFETY_NODES,
-        deadline: Some(deadline),
-    };
-    let tries = std::iter::once(best).chain(order.iter().copied().filter(|&p| p != best));
-    for m in tries.take(4) {
-        if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
-            break;
-        }
-        let b = pos.board_mut();
-        b.make(m);
-        let answer = solver.vct(b, &lim, stop);
-        b.unmake();
-        if !matches!(answer, Proof::Win(_)) {
+    let tries: Vec<Pos> = std::iter::once(best)
+        .chain(order.iter().copied().filter(|&p| p != best))
+        .take(tries)
+        .collect();
+    let mut i = 0;
+    while i < tries.len() {
+        let m = tries[i];
+        let budget = match guard.get(m) {
+            Some(Check::Loses(_)) => {
+                i += 1;
+                continue;
+            }
+            Some(Check::Holds(n)) if n >= max_budget => return m,
+            Some(Check::Holds(n)) => n.saturating_mul(2).clamp(first, max_budget),
+            None => first,
+        };
+        if guard.stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
             return m;
+        }
+        let t = Instant::now();
+        let lost = guard.loses(pos, solver, m, budget, Some(deadline));
+        log::debug!("safety: {m} {:?} in {:?}", guard.get(m), t.elapsed());
+        if lost {
+            i += 1;
         }
     }
     best
@@ -471,6 +649,9 @@ fn threat_after(
     vct: Option<&ThreatLimits>,
     stop: &AtomicBool,
 ) -> (Proof, u64) {
+    // A clean table: entries left by earlier searches of other kinds or limits can hide a win
+    // (seen: a 10k-node check missed a VCT that a fresh solver finds in 5k nodes).
+    solver.clear();
     let b = pos.board_mut();
     b.make(m);
     let mut answer = Proof::Unknown;
@@ -496,10 +677,11 @@ fn threat_after(
 fn refute_opponent_threats(
     pos: &mut Position,
     solver: &mut Solver,
+    guard: &mut Guard,
     moves: &mut Vec<ScoredMove>,
     (find, deadline): (Option<Instant>, Option<Instant>),
     stop: &AtomicBool,
-) {
+) -> bool {
     let me = pos.side_to_move();
     let lim = ThreatLimits {
         max_nodes: ROOT_VCF_NODES,
@@ -521,9 +703,10 @@ fn refute_opponent_threats(
     b.set_side_to_move(me);
     let line = match threat {
         Proof::Win(l) => l,
-        _ => return,
+        _ => return false,
     };
     let budget = (found_nodes * REFUTE_FACTOR).clamp(REFUTE_NODES, REFUTE_MAX_NODES);
+    guard.base = guard.base.max(budget);
     let vcf_lim = ThreatLimits {
         max_nodes: budget.min(ROOT_VCF_NODES),
         deadline,
@@ -586,9 +769,21 @@ fn refute_opponent_threats(
         spent += nodes;
         checked += 1;
         match answer {
-            Proof::Win(l) => losers.push((m, l.len(), nodes)),
+            Proof::Win(l) => {
+                guard.record(m.pos, Check::Loses(l.len()));
+                losers.push((m, l.len(), nodes))
+            }
+            Proof::NoWin if !by_fours => {
+                guard.record(m.pos, Check::Holds(u64::MAX));
+                survivors.push((m, true))
+            }
             Proof::NoWin => survivors.push((m, true)),
-            Proof::Unknown => survivors.push((m, false)),
+            Proof::Unknown => {
+                if !by_fours {
+                    guard.record(m.pos, Check::Holds(nodes.max(1)));
+                }
+                survivors.push((m, false))
+            }
         }
     }
     // Second pass, with the time left: the unproven survivors with a larger budget.
@@ -613,12 +808,64 @@ fn refute_opponent_threats(
             spent += nodes;
             rechecked += 1;
             match answer {
-                Proof::Win(l) => losers.push((m, l.len(), nodes)),
+                Proof::Win(l) => {
+                    guard.record(m.pos, Check::Loses(l.len()));
+                    losers.push((m, l.len(), nodes))
+                }
                 Proof::NoWin => kept.push((m, true)),
                 Proof::Unknown => kept.push((m, false)),
             }
         }
         survivors = kept;
+    }
+    // Timed searches go on widening, while time allows: each unproven survivor is checked for
+    // a VCT (a defence often leaves a deeper one) with four times the last budget. The guard
+    // carries on from these budgets with the moves the search prefers.
+    if let Some(d) = deadline {
+        let mut wide = wide.max_nodes.max(budget);
+        let mut k = 0;
+        while k < survivors.len() {
+            if k == 0 {
+                if wide >= guard.cap {
+                    break;
+                }
+                wide = (wide * 4).min(guard.cap);
+            }
+            let (m, safe) = survivors[k];
+            if stop.load(Ordering::Relaxed) || Instant::now() >= d {
+                break;
+            }
+            // (Against a VCF threat `safe` means no VCF left: a VCT may still be.)
+            let proven = guard.get(m.pos) == Some(Check::Holds(u64::MAX));
+            if (!safe || (by_fours && !proven)) && !guard.known_loser(m.pos) {
+                let lim = ThreatLimits {
+                    max_nodes: wide,
+                    deadline,
+                };
+                if !guard.loses(pos, solver, m.pos, lim.max_nodes, lim.deadline) {
+                    if guard.get(m.pos) == Some(Check::Holds(u64::MAX)) {
+                        survivors[k].1 = true;
+                    }
+                    k += 1;
+                } else {
+                    let len = match guard.get(m.pos) {
+                        Some(Check::Loses(n)) => n,
+                        _ => 0,
+                    };
+                    losers.push((m, len, wide));
+                    survivors.remove(k);
+                }
+                rechecked += 1;
+            } else {
+                k += 1;
+            }
+            let open = |&(m, safe): &(ScoredMove, bool)| {
+                (!safe || by_fours) && guard.get(m.pos) != Some(Check::Holds(u64::MAX))
+            };
+            if k >= survivors.len() && survivors.iter().any(open) {
+                k = 0;
+            }
+        }
     }
     let total = moves.len();
     if !survivors.is_empty() || !unchecked.is_empty() {
@@ -645,12 +892,14 @@ fn refute_opponent_threats(
         rechecked,
         moves.len()
     );
+    true
 }
 
 /// Iterative deepening of the main thread: reports every iteration, decides when to stop.
 fn main_loop(
     w: &mut Worker,
     sh: &Shared,
+    guard: &mut Guard,
     max_depth: i32,
     start: Instant,
     soft: Option<Duration>,
@@ -661,7 +910,9 @@ fn main_loop(
     let mut pv = vec![best];
     let mut depth_done = 0;
     let mut stable = 0;
-    for depth in 1..=max_depth {
+    let mut depth = 0;
+    while depth < max_depth {
+        depth += 1;
         w.seldepth = 0;
         let mut delta = 30;
         let (mut alpha, mut beta) = if depth >= 5 && score.abs() < MATE_BOUND {
@@ -713,6 +964,27 @@ fn main_loop(
         }
         depth_done = depth;
         w.flush(sh);
+        // The guard: a best move that gives the opponent a VCT leaves the list (unless every
+        // other move is known to lose too) and this depth is searched again.
+        if depth >= GUARD_DEPTH
+            && score.abs() < MATE_BOUND
+            && w.root_moves
+                .iter()
+                .skip(1)
+                .any(|m| !guard.known_loser(m.pos))
+        {
+            let (pos, solver) = w.root_parts();
+            if guard.vetoes(pos, solver, best, sh.deadline) {
+                log::debug!("depth {depth}: {best} gives the opponent a VCT; searching again");
+                w.root_moves.remove(0);
+                best = w.root_moves[0].pos;
+                score = w.root_moves[0].prev.max(-INF + 1);
+                pv = vec![best];
+                stable = 0;
+                depth -= 1;
+                continue;
+            }
+        }
         let elapsed = start.elapsed();
         report(&Progress {
             depth: depth as u32,

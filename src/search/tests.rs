@@ -557,3 +557,156 @@ fn defends_against_a_vct_that_is_not_a_vcf() {
         r.best
     );
 }
+
+/// From a game lost to AIWine, black to move: after e7 (the search's favourite at 1 s) white
+/// has a 19-ply VCT that the solver proves; i11 leaves white none it finds.
+const GAME17: &str = "e10i7l4f10g9h6g11j8g5g8f8j10";
+const E7: Pos = Pos::new(4, 6);
+const I11: Pos = Pos::new(8, 10);
+
+/// Whether white, after black's `m`, has a VCT the solver finds in `nodes`.
+fn white_vct_after(b: &Board, m: Pos, nodes: u64) -> bool {
+    let mut w = b.clone();
+    w.play(m).unwrap();
+    let mut s = Solver::new();
+    let lim = ThreatLimits::nodes(nodes);
+    matches!(s.vct(&mut w, &lim, &AtomicBool::new(false)), Proof::Win(_))
+}
+
+#[test]
+fn guard_proves_remembers_and_grows_its_checks() {
+    let b = from_pos(Rule::Freestyle, GAME17);
+    assert!(white_vct_after(&b, E7, 200_000));
+    let mut pos = Position::new(&b);
+    let mut solver = Solver::new();
+    let never = AtomicBool::new(false);
+    let mut g = Guard::new(Some(Duration::from_secs(60)), &never);
+    assert!(g.loses(&mut pos, &mut solver, E7, 200_000, None));
+    assert!(g.known_loser(E7));
+    assert!(!g.loses(&mut pos, &mut solver, I11, 2_000, None));
+    assert!(matches!(g.get(I11), Some(Check::Holds(_))));
+    // The veto of a move that holds doubles the budget each time (or finds a proof of none).
+    g.base = 1_000;
+    g.record(I11, Check::Holds(1_000));
+    assert!(!g.vetoes(&mut pos, &mut solver, I11, None));
+    assert!(matches!(
+        g.get(I11),
+        Some(Check::Holds(n)) if n == 2_000 || n == u64::MAX
+    ));
+    assert!(g.vetoes(&mut pos, &mut solver, E7, None), "remembered");
+    assert_eq!(pos.board().hash(), b.hash(), "checks restore the board");
+    // Without an allowance (untimed searches) the guard vetoes nothing.
+    let mut off = Guard::new(None, &never);
+    off.record(E7, Check::Loses(19));
+    assert!(!off.vetoes(&mut pos, &mut solver, E7, None));
+}
+
+#[test]
+fn guard_drops_the_searchs_favourite_when_it_loses() {
+    let b = from_pos(Rule::Freestyle, GAME17);
+    let pos = Position::new(&b);
+    let tt = Table::new(1 << 20);
+    let never = AtomicBool::new(false);
+    let sh = Shared::new(&tt, &never);
+    let mut solver = Solver::new();
+    let moves = vec![
+        ScoredMove { pos: E7, score: 10 },
+        ScoredMove { pos: I11, score: 0 },
+    ];
+    let mut w = Worker::new(pos, &mut solver, root_moves_from(moves));
+    let mut guard = Guard::new(Some(Duration::from_secs(60)), &never);
+    guard.base = 200_000;
+    let r = main_loop(
+        &mut w,
+        &sh,
+        &mut guard,
+        7,
+        Instant::now(),
+        None,
+        &mut |_| {},
+    );
+    assert_eq!(r.best, I11);
+    assert!(guard.known_loser(E7), "e7 was never the favourite");
+}
+
+#[test]
+fn final_check_replaces_a_losing_best_move() {
+    let b = from_pos(Rule::Freestyle, GAME17);
+    let mut pos = Position::new(&b);
+    let mut solver = Solver::new();
+    let never = AtomicBool::new(false);
+    let mut g = Guard::new(None, &never);
+    let order = [E7, I11];
+    let far = Instant::now() + Duration::from_secs(60);
+    // The budget doubles on the move that holds (and stops when it reaches the largest, even
+    // when a check ends early unproven).
+    let m = safe_move(
+        &mut pos,
+        &mut solver,
+        &mut g,
+        (E7, &order),
+        far,
+        (50_000, 200_000, 6),
+    );
+    assert_eq!(m, I11);
+    assert!(g.known_loser(E7));
+    assert!(!white_vct_after(&b, m, 100_000));
+    assert!(matches!(g.get(I11), Some(Check::Holds(n)) if n >= 200_000));
+    // Every move tried loses: the best stays.
+    let mut g = Guard::new(None, &never);
+    g.record(I11, Check::Loses(9));
+    g.record(E7, Check::Loses(19));
+    let m = safe_move(
+        &mut pos,
+        &mut solver,
+        &mut g,
+        (E7, &order),
+        far,
+        (UNTIMED_SAFETY_NODES, UNTIMED_SAFETY_NODES, 4),
+    );
+    assert_eq!(m, E7);
+}
+
+/// From another game lost to AIWine, white to move: black has a short VCT; i3 stops it but
+/// leaves black a VCT that takes the solver about 90k nodes, which the first passes of the
+/// root refutation (budgets from the 36 nodes the threat took to find) cannot prove.
+const GAME18: &str = "e10i7l4f10f11g12e9e8e12g10f9g9e11e13g11d11h8h11i10f7g6j12i12h6j8i8j7i9i6\
+                      j9h5g4j5j4i5k5k9i11h10k10l11f5i4";
+
+#[test]
+fn refutation_widens_until_a_deeper_win_shows() {
+    let b = from_pos(Rule::Freestyle, GAME18);
+    let i3 = Pos::new(8, 2);
+    let mut pos = Position::new(&b);
+    let mut moves = Vec::new();
+    generate(&mut pos, &mut moves, &mut Marks::default());
+    assert!(moves.iter().any(|m| m.pos == i3));
+    let never = AtomicBool::new(false);
+    let mut solver = Solver::new();
+    let refute = |solver: &mut Solver, g: &mut Guard, d: Option<Instant>| {
+        let mut pos = Position::new(&b);
+        let mut kept = moves.clone();
+        assert!(refute_opponent_threats(
+            &mut pos,
+            solver,
+            g,
+            &mut kept,
+            (d, d),
+            &never
+        ));
+        kept.iter().any(|m| m.pos == i3)
+    };
+    // Untimed: no widening, and i3 stays.
+    let mut g = Guard::new(None, &never);
+    assert!(
+        refute(&mut solver, &mut g, None),
+        "the first passes miss it"
+    );
+    assert!(!g.known_loser(i3));
+    // Timed: widening to 200k nodes proves that i3 loses.
+    let mut g = Guard::new(None, &never);
+    g.cap = 200_000;
+    let far = Instant::now() + Duration::from_secs(120);
+    assert!(!refute(&mut solver, &mut g, Some(far)), "i3 kept");
+    assert!(g.known_loser(i3));
+}

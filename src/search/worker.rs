@@ -127,6 +127,12 @@ impl<'s> Worker<'s> {
         }
     }
 
+    /// The root position and the threat solver, for checks between iterations (the position
+    /// is at the root then).
+    pub fn root_parts(&mut self) -> (&mut Position, &mut Solver) {
+        (&mut self.pos, &mut *self.solver)
+    }
+
     /// Polls the stop flag, the clock and the node limit more often when the node limit is small.
     pub fn set_poll_interval(&mut self, max_nodes: Option<u64>) {
         self.poll_mask = match max_nodes {
