@@ -80,9 +80,9 @@ const ZONE_MOVES: usize = 3;
 /// Share of the time and node limits the zone phase of `vct` gets, in sixteenths.
 const ZONE_SHARE: u32 = 8;
 /// With a df-pn stage, the zone phase's share instead (the rest goes to df-pn first).
-const DFPN_ZONE_SHARE: u32 = 2;
+const DFPN_ZONE_SHARE: u32 = 4;
 /// Share of what the zone phase left that the df-pn stage of `vct` gets, in sixteenths.
-const DFPN_SHARE: u32 = 10;
+const DFPN_SHARE: u32 = 8;
 /// Node limit from which `vct` runs its df-pn stage (the engine's small budgets keep the plain
 /// iterative deepening, whose NoWin answers they use).
 const DFPN_MIN_NODES: u64 = 1_000_000;
