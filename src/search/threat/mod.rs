@@ -2,6 +2,7 @@
 //! forced wins under each rule, used at the root, as the alpha-beta quiescence, and by `solve`.
 //! The solver owns its caches (a fixed hash table and move stacks) so a search allocates nothing.
 
+mod dfpn;
 mod pns;
 mod solve;
 mod tt;
@@ -78,6 +79,13 @@ const VCT_VCF_BUDGET: u64 = 50;
 const ZONE_MOVES: usize = 3;
 /// Share of the time and node limits the zone phase of `vct` gets, in sixteenths.
 const ZONE_SHARE: u32 = 8;
+/// With a df-pn stage, the zone phase's share instead (the rest goes to df-pn first).
+const DFPN_ZONE_SHARE: u32 = 4;
+/// Share of what the zone phase left that the df-pn stage of `vct` gets, in sixteenths.
+const DFPN_SHARE: u32 = 8;
+/// Node limit from which `vct` runs its df-pn stage (the engine's small budgets keep the plain
+/// iterative deepening, whose NoWin answers they use).
+const DFPN_MIN_NODES: u64 = 1_000_000;
 /// VCT depth a lone closed three costs (see `attack_cost`).
 const FUKUMI_COST: u32 = 3;
 /// Capacity of the candidate stack (squares over all plies of one search).
@@ -130,6 +138,9 @@ pub struct Solver {
     zone_moves: usize,
     /// The board's move count at the search root.
     root_len: usize,
+    /// VCT by df-pn: its table (allocated at first use) and the children's numbers, stacked.
+    dfpn: dfpn::DfpnTable,
+    dfpn_stack: Vec<(u32, u32)>,
 }
 
 impl Default for Solver {
@@ -172,6 +183,8 @@ impl Solver {
             zone: false,
             zone_moves: ZONE_MOVES,
             root_len: 0,
+            dfpn: dfpn::DfpnTable::new(),
+            dfpn_stack: Vec::with_capacity(4096),
         }
     }
 
@@ -200,36 +213,50 @@ impl Solver {
     /// Looks for a VCT for the side to move (threes and fours; fours are free, the depth counts
     /// the three-moves). Returns `Unknown` promptly once `stop` is set.
     pub fn vct(&mut self, board: &mut Board, limits: &ThreatLimits, stop: &AtomicBool) -> Proof {
-        // Zone phase: a share of the limits for a search whose attacks build on the attacker's
-        // last moves; its wins are sound, its NoWin is not (the full search follows).
-        let start = Instant::now();
-        let share = |x: u64| x / 16 * u64::from(ZONE_SHARE);
-        let zl = ThreatLimits {
-            max_nodes: if limits.max_nodes == u64::MAX {
-                u64::MAX
-            } else {
-                share(limits.max_nodes)
-            },
-            deadline: limits
-                .deadline
-                .map(|d| start + d.saturating_duration_since(start) / 16 * ZONE_SHARE),
+        // Stages, each with a share (in sixteenths) of what the earlier ones left: the zone phase
+        // of the iterative deepening (attacks build on the attacker's last moves; its wins are
+        // sound, its NoWin is not), then on large budgets df-pn (it proves wins, never NoWin),
+        // then the full iterative deepening with the rest.
+        let bounded = limits.deadline.is_some() || limits.max_nodes != u64::MAX;
+        let part = |used: u64, sixteenths: u32| {
+            let now = Instant::now();
+            ThreatLimits {
+                max_nodes: match limits.max_nodes {
+                    u64::MAX => u64::MAX,
+                    n => n.saturating_sub(used) / 16 * u64::from(sixteenths),
+                },
+                deadline: limits
+                    .deadline
+                    .map(|d| now + d.saturating_duration_since(now) / 16 * sixteenths),
+            }
         };
-        let mut zone_nodes = 0;
-        if zl.deadline.is_some() || zl.max_nodes != u64::MAX {
-            let mut s = Search::begin(self, board, &zl, Some(stop));
+        let dfpn = bounded && limits.max_nodes >= DFPN_MIN_NODES;
+        let mut used = 0;
+        if bounded {
+            let share = if dfpn { DFPN_ZONE_SHARE } else { ZONE_SHARE };
+            let mut s = Search::begin(self, board, &part(used, share), Some(stop));
             s.sv.zone = true;
             let r = s.vct_iterate(board);
             s.sv.zone = false;
-            zone_nodes = s.sv.nodes;
+            used = s.sv.nodes;
             if r == Res::Win || s.stopped() {
                 let r = if r == Res::Win { r } else { Res::Abort };
                 return s.finish(r);
             }
         }
+        if dfpn {
+            let mut s = Search::begin(self, board, &part(used, DFPN_SHARE), Some(stop));
+            let r = s.dfpn_root(board);
+            s.sv.nodes += used;
+            used = s.sv.nodes;
+            if r == Res::Win || s.stopped() {
+                return s.finish(r);
+            }
+        }
         let mut s = Search::begin(self, board, limits, Some(stop));
-        s.sv.max_nodes = limits.max_nodes.saturating_sub(zone_nodes);
+        s.sv.max_nodes = limits.max_nodes.saturating_sub(used);
         let result = s.vct_iterate(board);
-        s.sv.nodes += zone_nodes;
+        s.sv.nodes += used;
         s.finish(result)
     }
 }
@@ -275,6 +302,19 @@ impl Solver {
         let mut s = Search::begin(self, board, limits, Some(stop));
         let r = s.pns_root(board, max_tree);
         s.sv.pn.clear();
+        s.finish(r)
+    }
+
+    /// Looks for a VCT by df-pn (same threats and defences as `vct`, no depth iteration).
+    /// Answers Win or Unknown: it never proves NoWin.
+    pub fn vct_dfpn(
+        &mut self,
+        board: &mut Board,
+        limits: &ThreatLimits,
+        stop: &AtomicBool,
+    ) -> Proof {
+        let mut s = Search::begin(self, board, limits, Some(stop));
+        let r = s.dfpn_root(board);
         s.finish(r)
     }
 

@@ -24,7 +24,8 @@ options:
   --depth N           at most N attacker moves, the five included (default: unbounded)
   --nodes N           node limit
   --time MS           time limit in milliseconds
-  --algo dfs|pns      VCT by iterative-deepening depth-first search or proof-number search
+  --algo dfs|pns|dfpn VCT by iterative-deepening depth-first search (default), proof-number
+                      search, or depth-first proof-number search alone
 batch:
   --tsv FILE          solve every row of a puzzle table (columns file, index, rule, side_to_move,
                       task, black_stones, white_stones, ...; optional max_depth); VCF rows use
@@ -56,6 +57,7 @@ struct Opts {
     only_side: Option<Color>,
     verbose: bool,
     pns: bool,
+    dfpn: bool,
 }
 
 fn parse_color(s: &str) -> Result<Color> {
@@ -119,8 +121,9 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>> {
             "--verbose" | "-v" => o.verbose = true,
             "--algo" => match val(&mut i, a)?.as_str() {
                 "pns" => o.pns = true,
+                "dfpn" => o.dfpn = true,
                 "dfs" => o.pns = false,
-                other => bail!("--algo must be dfs or pns, not '{other}'"),
+                other => bail!("--algo must be dfs, pns or dfpn, not '{other}'"),
             },
             _ if a.starts_with('-') => {
                 bail!("unknown option '{a}' (see pbrain-gorin solve --help)")
@@ -218,11 +221,12 @@ fn run(
     vct: bool,
     depth: Option<u32>,
     l: &ThreatLimits,
-    pns: bool,
+    (pns, dfpn): (bool, bool),
 ) -> Proof {
     let stop = AtomicBool::new(false);
     match (vct, depth) {
         (true, None) if pns => solver.vct_pns(b, l, &stop, PNS_TREE),
+        (true, None) if dfpn => solver.vct_dfpn(b, l, &stop),
         (false, None) => solver.vcf(b, l),
         (false, Some(d)) => solver.vcf_depth(b, l, d),
         (true, None) => solver.vct(b, l, &stop),
@@ -265,7 +269,7 @@ pub fn solve_main(args: &[String]) -> Result<()> {
     let mut solver = Solver::with_table_bits(22);
     let l = limits(&o, None);
     let start = Instant::now();
-    let proof = run(&mut solver, &mut b, vct, o.depth, &l, o.pns);
+    let proof = run(&mut solver, &mut b, vct, o.depth, &l, (o.pns, o.dfpn));
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let kind = if vct { "vct" } else { "vcf" };
     println!("side: {}", b.side_to_move());
@@ -353,7 +357,7 @@ fn batch(o: &Opts, path: &str) -> Result<()> {
             deadline: Some(Instant::now() + Duration::from_millis(cap)),
         };
         let start = Instant::now();
-        let proof = run(&mut solver, &mut b, vct, depth, &l, o.pns);
+        let proof = run(&mut solver, &mut b, vct, depth, &l, (o.pns, o.dfpn));
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let si = match stats.iter().position(|s| s.task == task) {
             Some(i) => i,

@@ -766,3 +766,79 @@ fn vct_under_a_deadline_runs_the_zone_phase_and_stays_sound() {
     let mut work = b.clone();
     assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
 }
+
+#[test]
+fn dfpn_finds_verified_wins_and_never_claims_no_win() {
+    let stop = AtomicBool::new(false);
+    let l = ThreatLimits::nodes(2_000_000);
+    let mut s = Solver::with_table_bits(16);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+        for b in [double_three(rule, Color::White), four_three(rule)] {
+            let mut work = b.clone();
+            assert_win(&b, &s.vct_dfpn(&mut work, &l, &stop), LineKind::Vct);
+            assert_eq!(work.hash(), b.hash(), "the board must be restored");
+            assert_eq!(work.move_count(), b.move_count());
+        }
+    }
+    let b = setup_renju(
+        Rule::Renju,
+        "H8,H9,H10,I7,J9",
+        "G8,H7,I9,I11,J8",
+        Color::Black,
+    );
+    assert_win(&b, &s.vct_dfpn(&mut b.clone(), &l, &stop), LineKind::Vct);
+    // Its disproofs rest on budgets and a ply cut: a board with no win reads Unknown.
+    let mut quiet = Board::new(15, 15, Rule::Standard).unwrap();
+    quiet.play(Pos::new(7, 7)).unwrap();
+    quiet.play(Pos::new(8, 8)).unwrap();
+    assert_eq!(s.vct_dfpn(&mut quiet, &l, &stop), Proof::Unknown);
+    // A node limit gives Unknown too.
+    let b = double_three(Rule::Freestyle, Color::Black);
+    assert_eq!(
+        s.vct_dfpn(&mut b.clone(), &ThreatLimits::nodes(3), &stop),
+        Proof::Unknown
+    );
+}
+
+/// Black (freestyle): a closed three on row 2 (blocked at (1,2)) and a lone stone at (5,4).
+/// The quiet (5,5) makes only a two, yet sets up the VCF (5,2) (6,2) (5,3): a straight four.
+fn quiet_vcf_set_up() -> Board {
+    setup(
+        Rule::Freestyle,
+        &[(2, 2), (3, 2), (4, 2), (5, 4)],
+        &[(1, 2), (12, 12), (13, 1), (1, 13)],
+        Color::Black,
+    )
+}
+
+#[test]
+fn dfpn_tries_quiet_moves_that_set_up_a_vcf() {
+    let b = quiet_vcf_set_up();
+    let m = Pos::new(5, 5);
+    assert!(
+        !b.patterns(m, Color::Black)
+            .iter()
+            .any(|p| matches!(p, Pattern::F3 | Pattern::B3) || p.is_four()),
+        "the set-up makes no three"
+    );
+    assert_eq!(vcf(&b), Proof::NoWin);
+    let mut after = b.clone();
+    after.play(m).unwrap();
+    after.set_side_to_move(Color::Black);
+    assert_win(&after, &vcf(&after), LineKind::Vcf);
+    // The df-pn attacker node lists the quiet move, and the defender node after it sees the
+    // VCF threat and answers it with at least the squares of that VCF.
+    let mut sv = Solver::with_table_bits(16);
+    let stop = AtomicBool::new(false);
+    let mut work = b.clone();
+    let mut s = Search::begin(&mut sv, &work, &ThreatLimits::nodes(1_000_000), Some(&stop));
+    s.dfpn_test_or_moves(&mut work);
+    assert!(s.sv.moves.iter().any(|&(_, p)| p == m), "{:?}", s.sv.moves);
+    s.sv.moves.clear();
+    work.make(m);
+    assert!(s.gen_defences(&mut work, Color::Black, 200).is_some());
+    let defences: Vec<Pos> = s.sv.moves.iter().map(|&(_, p)| p).collect();
+    for q in [Pos::new(5, 2), Pos::new(5, 3), Pos::new(6, 2)] {
+        assert!(defences.contains(&q), "{q} missing from {defences:?}");
+    }
+}

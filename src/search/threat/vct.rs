@@ -335,7 +335,7 @@ impl Search<'_, '_> {
     /// Orders the attacks `moves[lo..hi]` by what they threaten, read on their own lines only:
     /// a four with an open-four square first, then two open-four squares (double three), then
     /// one, then fours, then quiet set-ups (VCF threats), each group by shape.
-    fn order_by_defences(&mut self, b: &mut Board, _d: u32, lo: usize, hi: usize) {
+    pub(super) fn order_by_defences(&mut self, b: &mut Board, _d: u32, lo: usize, hi: usize) {
         let a = b.side_to_move();
         for i in lo..hi {
             let (score, m) = self.sv.moves[i];

@@ -1,0 +1,433 @@
+//! VCT by depth-first proof-number search (df-pn with the 1+ε threshold trick) over the same
+//! threats and defences as the iterative deepening of `vct`. It follows the lines where the
+//! defender has the fewest answers, so deep narrow wins come out long before the deepening
+//! reaches their depth. Its own table keeps (pn, dn) per position; it only ever proves wins.
+
+use super::{five_squares, legal, Res, Search, UNLIMITED};
+use crate::board::{Board, Pos};
+
+/// "Infinite" proof and disproof numbers.
+const INF: u32 = u32::MAX / 4;
+/// Depth handed to the move generators: "no limit".
+const FREE: u32 = 200;
+/// Most plies below the root (past it a node counts as not won; threat space has no cycles, and
+/// every path to a position has the same length, so this cut is the same for all paths).
+const MAX_PLY: usize = 72;
+/// Quiet attacker moves (VCF set-ups with no three) are tried in the first plies only...
+const QUIET_PLY: usize = 10;
+/// ...at most this many per node, by shape...
+const QUIET_MAX: usize = 24;
+/// ...with this first guess of their proof number (the defences of a VCF threat are many).
+const QUIET_PN: u32 = 8;
+/// The 1+ε trick: a child's threshold is the second-best value times (1 + 1/EPS_DIV).
+const EPS_DIV: u32 = 4;
+/// Default table: 2^20 entries of 24 bytes, allocated at the first df-pn search.
+pub(super) const DFPN_TT_BITS: u32 = 20;
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    pn: u32,
+    dn: u32,
+    work: u64,
+}
+
+/// Two-way buckets: a proven entry or the one with more work below it is kept.
+pub(super) struct DfpnTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    /// Mixed into every key: each search starts with an empty-looking table.
+    salt: u64,
+}
+
+impl DfpnTable {
+    pub(super) fn new() -> DfpnTable {
+        DfpnTable {
+            slots: Vec::new(),
+            mask: 0,
+            salt: 0,
+        }
+    }
+
+    /// Readies the table for a new search (allocates on first use only).
+    fn begin(&mut self, bits: u32) {
+        if self.slots.is_empty() {
+            self.slots = vec![Slot::default(); 1 << bits];
+            self.mask = (1 << bits) - 2;
+        }
+        // A new salt (splitmix step) makes the old entries misses.
+        self.salt = self.salt.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.salt;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.salt = z ^ (z >> 31) | 1;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        (key as usize ^ (key >> 29) as usize) & self.mask
+    }
+
+    #[inline]
+    fn get(&self, hash: u64) -> Option<(u32, u32)> {
+        let key = hash ^ self.salt;
+        let i = self.index(key);
+        for s in &self.slots[i..i + 2] {
+            if s.key == key {
+                return Some((s.pn, s.dn));
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn put(&mut self, hash: u64, pn: u32, dn: u32, work: u64) {
+        let key = hash ^ self.salt;
+        let i = self.index(key);
+        let weight = |s: &Slot| {
+            if s.pn == 0 {
+                u64::MAX
+            } else {
+                s.work
+            }
+        };
+        let j = if self.slots[i].key == key {
+            i
+        } else if self.slots[i + 1].key == key {
+            i + 1
+        } else if weight(&self.slots[i]) <= weight(&self.slots[i + 1]) {
+            i
+        } else {
+            i + 1
+        };
+        self.slots[j] = Slot { key, pn, dn, work };
+    }
+}
+
+/// What an attacker node turns out to be before any child is searched.
+enum OrKind {
+    Won,
+    Lost,
+    /// Its children are `moves[lo..hi]`.
+    Open,
+}
+
+impl Search<'_, '_> {
+    /// Proves a VCT for the side to move by df-pn. Win (line in `sv.line`) or Abort: a
+    /// disproof here is not final (inner VCF budgets, the ply cut), so it reads as Abort.
+    pub(super) fn dfpn_root(&mut self, b: &mut Board) -> Res {
+        self.sv.strict = false;
+        self.sv.quiet = false;
+        self.sv.dfpn.begin(DFPN_TT_BITS);
+        self.sv.dfpn_stack.clear();
+        let (pn, _) = self.mid(b, INF - 1, INF - 1, true);
+        if self.sv.aborted || pn != 0 {
+            return Res::Abort;
+        }
+        // Re-derive the main line; give it its own node allowance.
+        let saved_max = self.sv.max_nodes;
+        self.sv.max_nodes = self.sv.nodes.saturating_add(self.sv.nodes.max(1 << 20));
+        let mut out = Vec::with_capacity(64);
+        let ok = self.dfpn_line_or(b, &mut out);
+        self.sv.max_nodes = saved_max;
+        if ok {
+            self.sv.line.clear();
+            self.sv.line.extend_from_slice(&out);
+            Res::Win
+        } else {
+            Res::Abort
+        }
+    }
+
+    /// The attacker's children at an attacker node, pushed on `moves`, best first.
+    fn dfpn_or_moves(&mut self, b: &mut Board) -> OrKind {
+        let a = b.side_to_move();
+        let o = a.opposite();
+        if b.move_count() - self.sv.root_len >= MAX_PLY {
+            return OrKind::Lost;
+        }
+        match self.vcf_root(b, UNLIMITED) {
+            Res::Win => return OrKind::Won,
+            Res::Abort => return OrKind::Lost,
+            Res::NoWin => {}
+        }
+        let mut df = [Pos::NONE; 2];
+        match five_squares(b, o, &mut df) {
+            0 => {}
+            1 if legal(b, df[0], a) => {
+                self.sv.moves.push((0, df[0]));
+                return OrKind::Open;
+            }
+            _ => return OrKind::Lost,
+        }
+        let mlo = self.sv.moves.len();
+        self.gen_attacks(b, FREE);
+        if b.move_count() - self.sv.root_len < QUIET_PLY {
+            self.gen_quiet(b, mlo);
+        }
+        let mut mhi = self.sv.moves.len();
+        if mhi > mlo {
+            mhi = self.drop_attacks_under_vcf(b, mlo, mhi);
+        }
+        if mhi - mlo > 1 {
+            self.order_by_defences(b, FREE, mlo, mhi);
+        }
+        OrKind::Open
+    }
+
+    /// The children `dfpn_or_moves` pushes (tests).
+    #[cfg(test)]
+    pub(super) fn dfpn_test_or_moves(&mut self, b: &mut Board) {
+        self.sv.dfpn.begin(10);
+        let _ = self.dfpn_or_moves(b);
+    }
+
+    /// Quiet attacker moves that may set up a VCF: squares where a stone makes a two or more
+    /// with the attacker's stones, not already among `moves[lo..]`. The defender node finds out
+    /// whether a VCF follows (else the move is refuted at once).
+    fn gen_quiet(&mut self, b: &mut Board, lo: usize) {
+        let a = b.side_to_move();
+        let st = self.next_stamp();
+        for i in lo..self.sv.moves.len() {
+            let p = self.sv.moves[i].1;
+            self.sv.stamp[p.index()] = st;
+        }
+        let qlo = self.sv.moves.len();
+        for y in 0..b.height() {
+            for x in 0..b.width() {
+                let p = Pos::new(x, y);
+                if !b.is_empty(p)
+                    || self.sv.stamp[p.index()] == st
+                    || super::near(b, p, a) < 1
+                    || !legal(b, p, a)
+                {
+                    continue;
+                }
+                self.sv
+                    .moves
+                    .push((super::shape_score(&b.patterns(p, a)), p));
+            }
+        }
+        let qhi = self.sv.moves.len();
+        self.sv.moves[qlo..qhi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        self.sv.moves.truncate(qlo + (qhi - qlo).min(QUIET_MAX));
+    }
+
+    /// One df-pn node: searches below it until its numbers reach a threshold; returns them.
+    fn mid(&mut self, b: &mut Board, th_pn: u32, th_dn: u32, or: bool) -> (u32, u32) {
+        if self.tick() {
+            return (1, 1);
+        }
+        let key = b.hash();
+        let start = self.sv.nodes;
+        let mlo = self.sv.moves.len();
+        let kind = if or {
+            self.dfpn_or_moves(b)
+        } else {
+            let a = b.side_to_move().opposite();
+            match self.gen_defences(b, a, FREE) {
+                None => OrKind::Lost,
+                Some(()) if self.sv.moves.len() == mlo => OrKind::Won,
+                Some(()) => OrKind::Open,
+            }
+        };
+        if self.sv.aborted {
+            self.sv.moves.truncate(mlo);
+            return (1, 1);
+        }
+        let mhi = self.sv.moves.len();
+        let (pn, dn) = match kind {
+            OrKind::Won => (0, INF),
+            OrKind::Lost => (INF, 0),
+            OrKind::Open if mhi == mlo => {
+                if or {
+                    (INF, 0)
+                } else {
+                    (0, INF)
+                }
+            }
+            OrKind::Open => self.mid_loop(b, th_pn, th_dn, or, mlo, mhi),
+        };
+        self.sv.moves.truncate(mlo);
+        if !self.sv.aborted {
+            let work = self.sv.nodes - start;
+            self.sv.dfpn.put(key, pn, dn, work);
+        }
+        (pn, dn)
+    }
+
+    /// The children loop of `mid` over `moves[lo..hi]`.
+    fn mid_loop(
+        &mut self,
+        b: &mut Board,
+        th_pn: u32,
+        th_dn: u32,
+        or: bool,
+        lo: usize,
+        hi: usize,
+    ) -> (u32, u32) {
+        // Children's numbers live on `dfpn_stack`, from the table or a first guess.
+        let slo = self.sv.dfpn_stack.len();
+        for i in lo..hi {
+            let (score, m) = self.sv.moves[i];
+            b.make(m);
+            let known = self.sv.dfpn.get(b.hash());
+            b.unmake();
+            let v = known.unwrap_or_else(|| {
+                let a = b.side_to_move();
+                if or && super::shape_score(&b.patterns(m, a)) < 4 {
+                    (QUIET_PN, 1)
+                } else if or {
+                    // An attack's children are the defences: fewer for stronger threats
+                    // (`order_by_defences` put the threat group in the score's high bits). A
+                    // plain four or a closed three only pays with a threat after it.
+                    let pn = match score / 16 {
+                        g if g >= 5 => 1,
+                        4 => 2,
+                        3 => 3,
+                        _ => 8,
+                    };
+                    (pn, 1)
+                } else {
+                    (1, 1)
+                }
+            });
+            self.sv.dfpn_stack.push(v);
+        }
+        let n = hi - lo;
+        let (mut pn, mut dn);
+        loop {
+            // This node's numbers, the best child and the runner-up's value.
+            let kids = &self.sv.dfpn_stack[slo..slo + n];
+            let mut best = 0;
+            let mut second = INF;
+            let (mut sum, mut min) = (0u32, INF);
+            for (i, &(cp, cd)) in kids.iter().enumerate() {
+                let (own, other) = if or { (cp, cd) } else { (cd, cp) };
+                sum = sum.saturating_add(other).min(INF);
+                if own < min {
+                    second = min;
+                    min = own;
+                    best = i;
+                } else if own < second {
+                    second = own;
+                }
+            }
+            (pn, dn) = if or { (min, sum) } else { (sum, min) };
+            if pn >= th_pn || dn >= th_dn || self.sv.aborted {
+                break;
+            }
+            let (cp, cd) = kids[best];
+            let grow = |v: u32| v.saturating_add(v / EPS_DIV + 1).min(INF - 1);
+            let (c_pn, c_dn) = if or {
+                (
+                    th_pn.min(grow(second)),
+                    (th_dn - dn).saturating_add(cd).min(INF - 1),
+                )
+            } else {
+                (
+                    (th_pn - pn).saturating_add(cp).min(INF - 1),
+                    th_dn.min(grow(second)),
+                )
+            };
+            let m = self.sv.moves[lo + best].1;
+            b.make(m);
+            let r = self.mid(b, c_pn, c_dn, !or);
+            b.unmake();
+            self.sv.dfpn_stack[slo + best] = r;
+        }
+        self.sv.dfpn_stack.truncate(slo);
+        (pn, dn)
+    }
+
+    /// Whether the table (after re-proving where an entry was lost) says the position is won.
+    fn dfpn_proven(&mut self, b: &mut Board, or: bool) -> bool {
+        if self.sv.dfpn.get(b.hash()).is_some_and(|v| v.0 == 0) {
+            return true;
+        }
+        let (pn, _) = self.mid(b, INF - 1, INF - 1, or);
+        pn == 0 && !self.sv.aborted
+    }
+
+    /// Appends the main line from a proven attacker node.
+    fn dfpn_line_or(&mut self, b: &mut Board, out: &mut Vec<Pos>) -> bool {
+        let a = b.side_to_move();
+        if out.len() > 2 * MAX_PLY + 8 || self.sv.aborted {
+            return false;
+        }
+        let mut f = [Pos::NONE; 2];
+        if five_squares(b, a, &mut f) > 0 {
+            out.push(f[0]);
+            return true;
+        }
+        if self.vcf_root(b, UNLIMITED) == Res::Win {
+            out.extend_from_slice(&self.sv.line);
+            return true;
+        }
+        let mlo = self.sv.moves.len();
+        let kind = self.dfpn_or_moves(b);
+        let mhi = self.sv.moves.len();
+        let mut ok = false;
+        if let OrKind::Open = kind {
+            // A child the table already proves, else the first one a re-search proves.
+            let mut pick = None;
+            for i in mlo..mhi {
+                let m = self.sv.moves[i].1;
+                b.make(m);
+                let won = self.sv.dfpn.get(b.hash()).is_some_and(|v| v.0 == 0);
+                b.unmake();
+                if won {
+                    pick = Some(m);
+                    break;
+                }
+            }
+            if pick.is_none() {
+                for i in mlo..mhi {
+                    let m = self.sv.moves[i].1;
+                    b.make(m);
+                    let won = self.dfpn_proven(b, false);
+                    b.unmake();
+                    if won {
+                        pick = Some(m);
+                        break;
+                    }
+                }
+            }
+            if let Some(m) = pick {
+                b.make(m);
+                out.push(m);
+                ok = self.dfpn_line_and(b, out);
+                b.unmake();
+            }
+        }
+        self.sv.moves.truncate(mlo);
+        ok
+    }
+
+    /// Appends the main line from a proven defender node: its first defence, or any legal
+    /// move when nothing defends.
+    fn dfpn_line_and(&mut self, b: &mut Board, out: &mut Vec<Pos>) -> bool {
+        let o = b.side_to_move();
+        let a = o.opposite();
+        let mlo = self.sv.moves.len();
+        let e = match self.gen_defences(b, a, FREE) {
+            Some(()) if self.sv.moves.len() > mlo => Some(self.sv.moves[mlo].1),
+            Some(()) => None,
+            None => {
+                self.sv.moves.truncate(mlo);
+                return false;
+            }
+        };
+        self.sv.moves.truncate(mlo);
+        let mut af = [Pos::NONE; 2];
+        let n = five_squares(b, a, &mut af);
+        let Some(e) = e.or_else(|| super::any_legal(b, o, &af[..n])) else {
+            return false;
+        };
+        b.make(e);
+        out.push(e);
+        let ok = self.dfpn_proven(b, true) && self.dfpn_line_or(b, out);
+        b.unmake();
+        ok
+    }
+}
