@@ -404,24 +404,9 @@ impl Search<'_, '_> {
         ok
     }
 
-    /// Appends the main line from a proven defender node: its first defence, or any legal
-    /// move when nothing defends.
+    /// Appends the main line from a proven defender node.
     fn dfpn_line_and(&mut self, b: &mut Board, out: &mut Vec<Pos>) -> bool {
-        let o = b.side_to_move();
-        let a = o.opposite();
-        let mlo = self.sv.moves.len();
-        let e = match self.gen_defences(b, a, FREE) {
-            Some(()) if self.sv.moves.len() > mlo => Some(self.sv.moves[mlo].1),
-            Some(()) => None,
-            None => {
-                self.sv.moves.truncate(mlo);
-                return false;
-            }
-        };
-        self.sv.moves.truncate(mlo);
-        let mut af = [Pos::NONE; 2];
-        let n = five_squares(b, a, &mut af);
-        let Some(e) = e.or_else(|| super::any_legal(b, o, &af[..n])) else {
+        let Some(e) = self.main_line_defence(b, FREE) else {
             return false;
         };
         b.make(e);

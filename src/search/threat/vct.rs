@@ -878,26 +878,26 @@ impl Search<'_, '_> {
         ok
     }
 
-    /// Appends the main line from a defender node proven lost: the first defence, or any
-    /// legal move when nothing defends.
-    fn extract_and(&mut self, b: &mut Board, d: u32, out: &mut Vec<Pos>, ply: usize) -> bool {
+    /// The defender's move on the main line at a node proven lost: his first defence, or any
+    /// legal move when nothing defends; None when his defences cannot be generated or no move
+    /// is left.
+    pub(super) fn main_line_defence(&mut self, b: &mut Board, d: u32) -> Option<Pos> {
         let o = b.side_to_move();
         let a = o.opposite();
         let mlo = self.sv.moves.len();
-        let e = match self.gen_defences(b, a, d) {
-            Some(()) if self.sv.moves.len() > mlo => Some(self.sv.moves[mlo].1),
-            Some(()) => None,
-            None => {
-                self.sv.moves.truncate(mlo);
-                return false;
-            }
-        };
+        let generated = self.gen_defences(b, a, d);
+        let first = (self.sv.moves.len() > mlo).then(|| self.sv.moves[mlo].1);
         self.sv.moves.truncate(mlo);
+        generated?;
         let mut af = [Pos::NONE; 2];
         let n = super::five_squares(b, a, &mut af);
-        let e = match e.or_else(|| any_legal(b, o, &af[..n])) {
-            Some(e) => e,
-            None => return false,
+        first.or_else(|| any_legal(b, o, &af[..n]))
+    }
+
+    /// Appends the main line from a defender node proven lost.
+    fn extract_and(&mut self, b: &mut Board, d: u32, out: &mut Vec<Pos>, ply: usize) -> bool {
+        let Some(e) = self.main_line_defence(b, d) else {
+            return false;
         };
         b.make(e);
         out.push(e);
