@@ -124,19 +124,7 @@ impl Search<'_, '_> {
         if self.sv.aborted || pn != 0 {
             return Res::Abort;
         }
-        // Re-derive the main line; give it its own node allowance.
-        let saved_max = self.sv.max_nodes;
-        self.sv.max_nodes = self.sv.nodes.saturating_add(self.sv.nodes.max(1 << 20));
-        let mut out = Vec::with_capacity(64);
-        let ok = self.dfpn_line_or(b, &mut out);
-        self.sv.max_nodes = saved_max;
-        if ok {
-            self.sv.line.clear();
-            self.sv.line.extend_from_slice(&out);
-            Res::Win
-        } else {
-            Res::Abort
-        }
+        self.rederive_line(|s, out| s.dfpn_line_or(b, out))
     }
 
     /// The attacker's children at an attacker node, pushed on `moves`, best first.

@@ -393,6 +393,24 @@ impl<'s, 'a> Search<'s, 'a> {
         }
     }
 
+    /// Stores the main line of a proven win, which `extract` derives again from the cached
+    /// proof under its own node allowance (as many nodes again as the proof took, at least
+    /// 2^20); `Abort` if it runs out.
+    fn rederive_line(&mut self, extract: impl FnOnce(&mut Self, &mut Vec<Pos>) -> bool) -> Res {
+        let saved_max = self.sv.max_nodes;
+        self.sv.max_nodes = self.sv.nodes.saturating_add(self.sv.nodes.max(1 << 20));
+        let mut out = Vec::with_capacity(64);
+        let ok = extract(self, &mut out);
+        self.sv.max_nodes = saved_max;
+        if ok {
+            self.sv.line.clear();
+            self.sv.line.extend_from_slice(&out);
+            Res::Win
+        } else {
+            Res::Abort
+        }
+    }
+
     /// Counts a node; true when a limit says stop.
     #[inline]
     fn tick(&mut self) -> bool {

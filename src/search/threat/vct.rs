@@ -100,19 +100,8 @@ impl Search<'_, '_> {
         if r != Res::Win {
             return r;
         }
-        // Re-derive the main line from the cached proof; give it its own node allowance.
-        let saved_max = self.sv.max_nodes;
-        self.sv.max_nodes = self.sv.nodes.saturating_add(self.sv.nodes.max(1 << 20));
-        let mut out = Vec::with_capacity(64);
-        let ok = self.extract_or(b, depth, &mut out, 0);
-        self.sv.max_nodes = saved_max;
-        if ok {
-            self.sv.line.clear();
-            self.sv.line.extend_from_slice(&out);
-            Res::Win
-        } else {
-            Res::Abort
-        }
+        // Re-derive the main line from the cached proof.
+        self.rederive_line(|s, out| s.extract_or(b, depth, out, 0))
     }
 
     fn vct_key(&self, b: &Board) -> u64 {
