@@ -710,3 +710,45 @@ fn refutation_widens_until_a_deeper_win_shows() {
     assert!(!refute(&mut solver, &mut g, Some(far)), "i3 kept");
     assert!(g.known_loser(i3));
 }
+
+#[test]
+fn final_check_prefers_a_settled_alternative() {
+    let b = from_pos(Rule::Freestyle, GAME17);
+    let mut pos = Position::new(&b);
+    let mut solver = Solver::new();
+    let never = AtomicBool::new(false);
+    let far = Instant::now() + Duration::from_secs(60);
+    // A check that runs out of threats well inside its budget is settled.
+    let mut g = Guard::new(None, &never);
+    assert!(!g.loses(&mut pos, &mut solver, I11, 2_000_000, Some(far)));
+    assert!(matches!(g.get(I11), Some(Check::Holds(n)) if n >= SETTLED));
+    // The best move still unsettled past PREFER_SETTLED_FROM: the settled one is played and
+    // the best is not checked again.
+    g.record(E7, Check::Holds(PREFER_SETTLED_FROM));
+    let order = [E7, I11];
+    let m = safe_move(
+        &mut pos,
+        &mut solver,
+        &mut g,
+        (E7, &order),
+        far,
+        (50_000, GUARD_MAX_NODES, 6),
+    );
+    assert_eq!(m, I11);
+    assert!(!g.known_loser(E7));
+    // With an alternative that is merely unrefuted, the best move's check goes on (and here
+    // proves the loss) before the alternative is taken.
+    let mut g = Guard::new(None, &never);
+    g.record(E7, Check::Holds(PREFER_SETTLED_FROM));
+    g.record(I11, Check::Holds(1_000));
+    safe_move(
+        &mut pos,
+        &mut solver,
+        &mut g,
+        (E7, &order),
+        far,
+        (50_000, GUARD_MAX_NODES, 6),
+    );
+    assert!(g.known_loser(E7));
+    assert_eq!(pos.board().hash(), b.hash(), "checks restore the board");
+}
