@@ -20,7 +20,7 @@ const QS_MAX_FOURS: i32 = 8;
 const QS_MAX_MOVES: usize = 8;
 /// Plies past the horizon where open threes are tried, and where an opponent's open three is
 /// answered by search rather than by the evaluation.
-const QS_THREE_PLIES: i32 = 1;
+const QS_THREE_PLIES: i32 = 0;
 const QS_MAX_DEFENCE: i32 = 4;
 /// Root moves from this index on may be reduced.
 const ROOT_LMR_FROM: usize = 4;
