@@ -4,7 +4,9 @@
 
 use super::{combo_table, info_score, info_shape, Shape, SquareInfo};
 use super::{EVAL_CAP, FORBIDDEN, MAYBE_FORBIDDEN, TEMPO};
+use crate::board::pattern::pair_table;
 use crate::board::{Board, Color, Pos, Rule, NCELLS};
+use std::sync::OnceLock;
 
 /// Words of a bit set over the padded grid.
 pub const WORDS: usize = NCELLS.div_ceil(64);
@@ -53,6 +55,23 @@ const NEAR: [(i32, i32); 32] = [
     (3, 3),
 ];
 
+/// Under freestyle a line pattern depends only on the four squares each side (a five through
+/// the square lies within them), so the outermost slot of each side of a line key (2 bits at
+/// each end of the 20) can be dropped: the 64 KiB table this gives stays in cache where the
+/// 1 MiB one of the full keys does not (its lookups were the incremental update's main cost).
+const FREE_SHIFT: u32 = 2;
+const FREE_MASK: u32 = 0xffff;
+
+fn free_pairs() -> &'static [u8] {
+    static TABLE: OnceLock<Box<[u8]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let full = pair_table(Rule::Freestyle);
+        (0..=FREE_MASK)
+            .map(|k| full[(k << FREE_SHIFT) as usize])
+            .collect()
+    })
+}
+
 /// The square of a padded-grid index.
 #[inline]
 pub fn pos_of(index: usize) -> Pos {
@@ -89,6 +108,8 @@ pub struct Position {
     renju: bool,
     freestyle: bool,
     combos: &'static [SquareInfo],
+    /// `free_pairs()` under freestyle.
+    free: Option<&'static [u8]>,
     info: Box<[[SquareInfo; 2]]>,
     /// The four line patterns of each empty square per colour, packed in nibbles.
     pats: Box<[[u16; 2]]>,
@@ -97,7 +118,14 @@ pub struct Position {
     counts: [[u16; 7]; 2],
     near: Box<[u8]>,
     cand: Bits,
+    /// What `make` changed, for `unmake` to put back instead of recomputing: (square index,
+    /// colour, old packed patterns, old info), with `marks` holding each make's start.
+    undo: Vec<(u16, u8, u16, SquareInfo)>,
+    marks: Vec<u32>,
 }
+
+/// Undo entries reserved up front (a make changes about 30): deep lines never reallocate.
+const UNDO_RESERVE: usize = 256 * 48;
 
 impl Position {
     pub fn new(board: &Board) -> Position {
@@ -106,6 +134,7 @@ impl Position {
             renju: board.rule() == Rule::Renju,
             freestyle: board.rule() == Rule::Freestyle,
             combos: combo_table(),
+            free: (board.rule() == Rule::Freestyle).then(free_pairs),
             info: vec![[0; 2]; NCELLS].into_boxed_slice(),
             pats: vec![[0; 2]; NCELLS].into_boxed_slice(),
             total: [0; 2],
@@ -113,6 +142,8 @@ impl Position {
             counts: [[0; 7]; 2],
             near: vec![0; NCELLS].into_boxed_slice(),
             cand: [0; WORDS],
+            undo: Vec::with_capacity(UNDO_RESERVE),
+            marks: Vec::with_capacity(256),
         };
         let stones: Vec<Pos> = board.history().iter().map(|&(p, _)| p).collect();
         for p in stones {
@@ -229,12 +260,22 @@ impl Position {
         self.board.make(p);
         self.add_near(p);
         bit_clear(&mut self.cand, p.index());
-        self.set(p, 0, Color::Black);
-        self.set(p, 0, Color::White);
+        self.marks.push(self.undo.len() as u32);
+        let i = p.index();
+        for c in Color::BOTH {
+            let old = (
+                i as u16,
+                c.index() as u8,
+                self.pats[i][c.index()],
+                self.info[i][c.index()],
+            );
+            self.undo.push(old);
+            self.set(p, 0, c);
+        }
         self.refresh_lines(p);
     }
 
-    /// Takes back the last move.
+    /// Takes back the last move: the squares `make` changed get their old state back.
     #[inline]
     pub fn unmake(&mut self) -> Pos {
         let p = self.board.unmake();
@@ -242,8 +283,22 @@ impl Position {
         if self.near[p.index()] > 0 {
             bit_set(&mut self.cand, p.index());
         }
-        self.refresh(p);
-        self.refresh_lines(p);
+        let Some(mark) = self.marks.pop() else {
+            // A move from before this position was built: recomputed from the board.
+            self.refresh(p);
+            self.refresh_lines(p);
+            self.undo.clear();
+            return p;
+        };
+        let mark = mark as usize;
+        while self.undo.len() > mark {
+            let Some((i, c, pats, info)) = self.undo.pop() else {
+                break;
+            };
+            let c = if c == 0 { Color::Black } else { Color::White };
+            self.pats[i as usize][c.index()] = pats;
+            self.set(pos_of(i as usize), info, c);
+        }
         p
     }
 
@@ -251,7 +306,10 @@ impl Position {
     #[inline]
     fn refresh_dir(&mut self, p: Pos, d: usize) {
         let shift = 4 * d;
-        let pair = self.board.pattern_pair(p, d) as u16;
+        let pair = match self.free {
+            Some(t) => t[(self.board.key(p, d) >> FREE_SHIFT & FREE_MASK) as usize],
+            None => self.board.pattern_pair(p, d),
+        } as u16;
         for c in Color::BOTH {
             let pat = pair >> (4 * c.index()) & 15;
             let slot = &mut self.pats[p.index()][c.index()];
@@ -265,7 +323,11 @@ impl Position {
             {
                 continue;
             }
+            let old = *slot;
             *slot = packed;
+            let i = p.index();
+            self.undo
+                .push((i as u16, c.index() as u8, old, self.info[i][c.index()]));
             self.apply(p, c, packed);
         }
     }
@@ -428,11 +490,45 @@ mod tests {
 
     #[test]
     fn incremental_state_matches_recomputation() {
-        for (i, rule) in [Rule::Freestyle, Rule::Standard, Rule::Caro]
+        for (i, rule) in [Rule::Freestyle, Rule::Standard, Rule::Caro, Rule::Renju]
             .into_iter()
             .enumerate()
         {
             random_game(rule, 17 + i as u64, 120);
+        }
+    }
+
+    #[test]
+    fn freestyle_patterns_ignore_the_fifth_square() {
+        // Every full key agrees with its compact form: the outer squares never matter.
+        let full = pair_table(Rule::Freestyle);
+        let free = free_pairs();
+        let mut checked = 0;
+        for (k, &v) in full.iter().enumerate() {
+            assert_eq!(
+                v,
+                free[(k as u32 >> FREE_SHIFT & FREE_MASK) as usize],
+                "key {k:#x}"
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 1 << 20);
+    }
+
+    #[test]
+    fn unmake_of_a_move_made_before_the_position() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let moves = parse_move_list("h8i9g7i7h9h10j8", 15, 15, Rows::FromTop).unwrap();
+            let b = Board::from_moves(15, 15, rule, &moves).unwrap();
+            let mut pos = Position::new(&b);
+            pos.make(Pos::new(3, 3));
+            pos.unmake();
+            pos.unmake();
+            assert!(pos.verify());
+            pos.make(Pos::new(9, 7));
+            assert!(pos.verify());
+            pos.unmake();
+            assert!(pos.verify());
         }
     }
 

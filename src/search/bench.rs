@@ -79,8 +79,11 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
 }
 
 /// Searches each opening of a file (pos notation, one a line, freestyle 15x15) for `ms`
-/// milliseconds of wall time on one thread and prints the depth reached.
-pub fn depth_in_time(path: &str, ms: u64, threads: usize) -> anyhow::Result<()> {
+/// milliseconds of wall time on one thread and prints the depth reached. With `as_turn` the
+/// time is given as the protocol's turn limit, so the engine's own time management (reserve,
+/// soft limit, threat-check shares) applies as in a game; otherwise the engine gets a distant
+/// turn limit and a stop flag ends it after `ms`.
+pub fn depth_in_time(path: &str, ms: u64, threads: usize, as_turn: bool) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| anyhow::anyhow!("cannot read openings file '{path}': {e}"))?;
     let mut depths = Vec::new();
@@ -94,14 +97,16 @@ pub fn depth_in_time(path: &str, ms: u64, threads: usize) -> anyhow::Result<()> 
         let mut engine = Engine::new();
         engine.set_threads(threads);
         let limits = Limits {
-            turn_ms: Some(600_000),
+            turn_ms: Some(if as_turn { ms } else { 600_000 }),
             ..Limits::default()
         };
         let stop = std::sync::Arc::new(AtomicBool::new(false));
         let s2 = stop.clone();
         let timer = std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(ms));
-            s2.store(true, std::sync::atomic::Ordering::Relaxed);
+            if !as_turn {
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+                s2.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
         });
         let r = engine
             .think(&board, &limits, &stop, &mut |_| {})
@@ -164,7 +169,7 @@ pub fn think_once(ms: u64, mb: u64, threads: usize) -> anyhow::Result<()> {
 }
 
 /// Entry point of `pbrain-gorin bench [depth]`, `pbrain-gorin bench openings FILE [ms]
-/// [threads]` and `pbrain-gorin bench think MS [memory MiB] [threads]`.
+/// [threads] [turn]` and `pbrain-gorin bench think MS [memory MiB] [threads]`.
 pub fn main(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("think") {
         let ms = args.get(1).map_or(Ok(5000), |s| s.parse::<u64>())?;
@@ -174,11 +179,12 @@ pub fn main(args: &[String]) -> anyhow::Result<()> {
     }
     if args.first().map(String::as_str) == Some("openings") {
         let path = args.get(1).ok_or_else(|| {
-            anyhow::anyhow!("usage: pbrain-gorin bench openings FILE [ms] [threads]")
+            anyhow::anyhow!("usage: pbrain-gorin bench openings FILE [ms] [threads] [turn]")
         })?;
         let ms = args.get(2).map_or(Ok(1000), |s| s.parse::<u64>())?;
         let threads = args.get(3).map_or(Ok(1), |s| s.parse::<usize>())?;
-        return depth_in_time(path, ms, threads);
+        let as_turn = args.get(4).map(String::as_str) == Some("turn");
+        return depth_in_time(path, ms, threads, as_turn);
     }
     let depth = match args.first() {
         Some(d) => d

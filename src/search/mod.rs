@@ -420,6 +420,7 @@ impl Engine {
                 stop,
             );
         }
+        log::debug!("root checks done at {:?}", start.elapsed());
         let share = if threatened {
             GUARD_SHARE_THREAT
         } else {
@@ -1027,6 +1028,10 @@ fn main_loop(
             }
         }
         let elapsed = start.elapsed();
+        log::debug!(
+            "depth {depth} score {score} best {best} nodes {} at {elapsed:?}",
+            sh.nodes.load(Ordering::Relaxed)
+        );
         report(&Progress {
             depth: depth as u32,
             score,

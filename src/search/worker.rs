@@ -20,7 +20,7 @@ const QS_MAX_FOURS: i32 = 8;
 const QS_MAX_MOVES: usize = 8;
 /// Plies past the horizon where open threes are tried, and where an opponent's open three is
 /// answered by search rather than by the evaluation.
-const QS_THREE_PLIES: i32 = 1;
+const QS_THREE_PLIES: i32 = 0;
 const QS_MAX_DEFENCE: i32 = 4;
 /// Root moves from this index on may be reduced.
 const ROOT_LMR_FROM: usize = 4;
@@ -105,7 +105,7 @@ impl<'s> Worker<'s> {
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 1.6) as u8;
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.0) as u8;
             }
         }
         Worker {
