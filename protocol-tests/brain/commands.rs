@@ -165,10 +165,12 @@ fn yxblock_of_every_empty_square_is_ignored() {
 
 #[test]
 fn start_clears_the_block_list() {
-    let mut b = Brain::started(5);
+    // Every square but the far corner blocked: if the list survived START, the corner would be
+    // the only move; otherwise the engine answers near the centre, where the corner never is.
+    let mut b = Brain::started(15);
     let mut lines = vec!["YXBLOCK".to_string()];
-    for y in 0..5 {
-        for x in 0..5 {
+    for y in 0..15 {
+        for x in 0..15 {
             if (x, y) != (0, 0) {
                 lines.push(format!("{x},{y}"));
             }
@@ -176,8 +178,8 @@ fn start_clears_the_block_list() {
     }
     lines.push("DONE".into());
     b.send_lines(&lines);
-    b.ok("START 5");
-    let p = b.ask_move("TURN 2,2");
+    b.ok("START 15");
+    let p = b.ask_move("TURN 7,7");
     assert_ne!(p, Pos::new(0, 0), "the block list survived START");
     b.end();
 }
