@@ -192,7 +192,8 @@ impl Solver {
         }
     }
 
-    /// Forgets cached results (new game).
+    /// Forgets cached results (new game). Not needed between searches: every entry is keyed by
+    /// what it depends on (attacker, search kind) and cut-off results last one search only.
     pub fn clear(&mut self) {
         self.tt.clear();
     }
@@ -221,6 +222,7 @@ impl Solver {
         // of the iterative deepening (attacks build on the attacker's last moves; its wins are
         // sound, its NoWin is not), then on large budgets df-pn (it proves wins, never NoWin),
         // then the full iterative deepening with the rest.
+        self.tt.new_generation();
         let bounded = limits.deadline.is_some() || limits.max_nodes != u64::MAX;
         let part = |used: u64, sixteenths: u32| {
             let now = Instant::now();
@@ -303,6 +305,7 @@ impl Solver {
         stop: &AtomicBool,
         max_tree: usize,
     ) -> Proof {
+        self.tt.new_generation();
         let mut s = Search::begin(self, board, limits, Some(stop));
         let r = s.pns_root(board, max_tree);
         s.sv.pn.clear();
@@ -317,6 +320,7 @@ impl Solver {
         limits: &ThreatLimits,
         stop: &AtomicBool,
     ) -> Proof {
+        self.tt.new_generation();
         let mut s = Search::begin(self, board, limits, Some(stop));
         let r = s.dfpn_root(board);
         s.finish(r)
@@ -332,6 +336,7 @@ impl Solver {
         stop: &AtomicBool,
         max_moves: u32,
     ) -> Proof {
+        self.tt.new_generation();
         let mut s = Search::begin(self, board, limits, Some(stop));
         s.sv.strict = true;
         // "Within N moves" asks for exactness: no budget on the inner VCFs.
