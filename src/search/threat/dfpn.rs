@@ -173,7 +173,7 @@ impl Search<'_, '_> {
     /// Quiet attacker moves that may set up a VCF: squares where a stone makes a two or more
     /// with the attacker's stones, not already among `moves[lo..]`. The defender node finds out
     /// whether a VCF follows (else the move is refuted at once).
-    fn gen_quiet(&mut self, b: &mut Board, lo: usize) {
+    pub(super) fn gen_quiet(&mut self, b: &mut Board, lo: usize) {
         let a = b.side_to_move();
         let st = self.next_stamp();
         for i in lo..self.sv.moves.len() {

@@ -120,6 +120,8 @@ pub struct Solver {
     strict: bool,
     /// VCT: quiet double-two set-ups are tried (with every square as a defence).
     quiet: bool,
+    /// VCT in strict mode: quiet VCF set-ups are tried too.
+    strict_quiet: bool,
     /// VCT: set when some node was cut by the depth limit (so NoWin is not final).
     depth_cut: bool,
     /// VCF: set when a subtree was cut by the depth limit (its NoWin holds for that depth only).
@@ -176,6 +178,7 @@ impl Solver {
             attacker: Color::Black,
             strict: false,
             quiet: false,
+            strict_quiet: false,
             depth_cut: false,
             vcf_cut: false,
             vcf_base: 0,
@@ -327,8 +330,9 @@ impl Solver {
     }
 
     /// Looks for a VCT of at most `max_moves` attacker moves, the five included (as puzzle books
-    /// count "win in N"). Iterates the depth from 1 so the line found is a shortest one. NoWin
-    /// means no win within `max_moves`.
+    /// count "win in N"). Iterates the depth from 1 so the line found is a shortest one. The
+    /// attacker plays fours, threes and (with four or more moves left) up to 24 quiet VCF set-ups
+    /// per node; NoWin means no such win within `max_moves`.
     pub fn vct_depth(
         &mut self,
         board: &mut Board,
@@ -341,9 +345,12 @@ impl Solver {
         s.sv.strict = true;
         // "Within N moves" asks for exactness: no budget on the inner VCFs.
         s.sv.vcf_budget = 0;
-        // Quiet set-ups cost too much at every depth of an exact search (measured on quintet's
-        // bench cases): left out here.
+        // Quiet double-two set-ups cost too much at every depth of an exact search (measured on
+        // quintet's bench cases): left out here.
         s.sv.quiet = false;
+        // Quiet VCF set-ups (quintet's "fukumi" moves: a two that threatens a VCF) do pay: the
+        // defender's answers are those of the VCF, not every square.
+        s.sv.strict_quiet = true;
         let mut result = Res::NoWin;
         for depth in 1..=max_moves.min(UNLIMITED - 1) {
             s.sv.depth_cut = false;
@@ -390,6 +397,7 @@ impl<'s, 'a> Search<'s, 'a> {
 
     fn finish(&mut self, r: Res) -> Proof {
         self.sv.strict = false;
+        self.sv.strict_quiet = false;
         self.sv.quiet = false;
         match r {
             Res::Win => Proof::Win(self.sv.line.clone()),

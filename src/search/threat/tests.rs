@@ -336,6 +336,25 @@ fn quintet_vct_black_and_white() {
     assert_eq!(vct(&w, Some(4)), Proof::NoWin);
 }
 
+#[test]
+fn quintet_vct_fukumi_move() {
+    // quintet's test_vct_fukumi_move: black's first move G12 makes only twos, yet threatens a
+    // VCF; a win in 7 of quintet's moves (8 here), none in 6.
+    let b = setup_renju(
+        Rule::Renju,
+        "E9,F10,G8,G10,H8,H10,H11,H12,I11,J9",
+        "D8,F8,F9,G9,G11,H9,I9,I10,I13,J10",
+        Color::Black,
+    );
+    let g12 = b.pos(6, 3).unwrap();
+    assert!(!b
+        .patterns(g12, Color::Black)
+        .iter()
+        .any(|p| matches!(p, Pattern::F3 | Pattern::B3) || p.is_four()));
+    assert!(assert_win(&b, &vct(&b, Some(8)), LineKind::Vct) <= 8);
+    assert_eq!(vct(&b, Some(7)), Proof::NoWin);
+}
+
 fn shared(path: &str) -> Option<String> {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/puzzles")

@@ -15,6 +15,7 @@ const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
 const SALT_ZONE: u64 = 0x61C8_8646_80B5_83EB;
 const SALT_QUIET: u64 = 0xD6E8_FEB8_6659_FD93;
 const SALT_WHITE: u64 = 0xA076_1D64_78BD_642F;
+const SALT_STRICT_QUIET: u64 = 0xE703_7ED1_A0B4_28DB;
 /// Node budget of the defender's own VCF, checked before his defences against a three.
 const DEFENDER_VCF_BUDGET: u64 = 50;
 
@@ -116,6 +117,11 @@ impl Search<'_, '_> {
             ^ if self.sv.strict { SALT_STRICT } else { 0 }
             ^ if self.sv.zone { SALT_ZONE } else { 0 }
             ^ if self.sv.quiet { SALT_QUIET } else { 0 }
+            ^ if self.sv.strict_quiet {
+                SALT_STRICT_QUIET
+            } else {
+                0
+            }
             ^ match self.sv.attacker {
                 Color::Black => 0,
                 Color::White => SALT_WHITE,
@@ -262,6 +268,9 @@ impl Search<'_, '_> {
             b.unmake();
             return r;
         }
+        if self.strict_quiet_at(d) {
+            self.gen_quiet(b, mlo);
+        }
         let mut mhi = self.sv.moves.len();
         if mhi > mlo {
             mhi = self.drop_attacks_under_vcf(b, mlo, mhi);
@@ -402,6 +411,15 @@ impl Search<'_, '_> {
         }
         let mhi = self.sv.moves.len();
         self.sv.moves[mlo..mhi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        if self.strict_quiet_at(d) {
+            self.gen_quiet(b, mlo);
+        }
+    }
+
+    /// Whether an attacker node with `d` left also tries quiet VCF set-ups (strict mode with
+    /// `strict_quiet`): the set-up, then a VCF threat the defender must answer, needs four.
+    fn strict_quiet_at(&self, d: u32) -> bool {
+        self.sv.strict && self.sv.strict_quiet && d >= 4
     }
 
     /// Defender to move; the attacker then has `d` left.
