@@ -147,6 +147,8 @@ pub struct Solver {
     /// VCT by df-pn: its table (allocated at first use) and the children's numbers, stacked.
     dfpn: dfpn::DfpnTable,
     dfpn_stack: Vec<(u32, u32)>,
+    /// Size (log2 of entries) of the df-pn table.
+    dfpn_bits: u32,
 }
 
 impl Default for Solver {
@@ -192,7 +194,15 @@ impl Solver {
             root_len: 0,
             dfpn: dfpn::DfpnTable::new(),
             dfpn_stack: Vec::with_capacity(4096),
+            dfpn_bits: dfpn::DFPN_TT_BITS,
         }
+    }
+
+    /// Size of the df-pn table (2^bits entries of 24 bytes, bits clamped to 10..=26), allocated
+    /// at the next df-pn search. Only budgets of 1M nodes or more run df-pn (never the engine's
+    /// in-game calls); long puzzle searches overflow the default 2^20.
+    pub fn set_dfpn_table_bits(&mut self, bits: u32) {
+        self.dfpn_bits = bits.clamp(10, 26);
     }
 
     /// Forgets cached results (new game). Not needed between searches: every entry is keyed by

@@ -974,3 +974,20 @@ fn a_reused_solver_answers_as_a_fresh_one() {
     }
     assert!(checked > 100, "{checked} positions");
 }
+
+#[test]
+fn dfpn_table_size_can_be_set() {
+    let b = quiet_vcf_set_up();
+    for bits in [10, 14] {
+        let mut s = Solver::with_table_bits(12);
+        s.set_dfpn_table_bits(bits);
+        let mut w = b.clone();
+        let p = s.vct_dfpn(
+            &mut w,
+            &ThreatLimits::nodes(1_000_000),
+            &AtomicBool::new(false),
+        );
+        assert_win(&b, &p, LineKind::Vct);
+        assert_eq!(s.dfpn.slots_len(), 1 << bits);
+    }
+}
