@@ -689,9 +689,8 @@ fn threat_after(
     vct: Option<&ThreatLimits>,
     stop: &AtomicBool,
 ) -> (Proof, u64) {
-    // A clean table: entries left by earlier searches of other kinds or limits can hide a win
-    // (seen: a 10k-node check missed a VCT that a fresh solver finds in 5k nodes).
-    solver.clear();
+    // No clear() needed: the solver keys its entries by attacker and search kind, and its
+    // cut-off results last one search only (an earlier table hid wins when it did not).
     let b = pos.board_mut();
     b.make(m);
     let mut answer = Proof::Unknown;

@@ -14,14 +14,14 @@ const FREE: u32 = 200;
 /// every path to a position has the same length, so this cut is the same for all paths).
 const MAX_PLY: usize = 72;
 /// Quiet attacker moves (VCF set-ups with no three) are tried in the first plies only...
-const QUIET_PLY: usize = 10;
+const QUIET_PLY: usize = 16;
 /// ...at most this many per node, by shape...
-const QUIET_MAX: usize = 24;
+const QUIET_MAX: usize = 40;
 /// ...with this first guess of their proof number (the defences of a VCF threat are many).
 const QUIET_PN: u32 = 8;
 /// The 1+ε trick: a child's threshold is the second-best value times (1 + 1/EPS_DIV).
 const EPS_DIV: u32 = 4;
-/// Default table: 2^20 entries of 24 bytes, allocated at the first df-pn search.
+/// Default table: 2^20 entries of 24 bytes (24 MiB), allocated at the first df-pn search.
 pub(super) const DFPN_TT_BITS: u32 = 20;
 
 #[derive(Clone, Copy, Default)]
@@ -49,9 +49,9 @@ impl DfpnTable {
         }
     }
 
-    /// Readies the table for a new search (allocates on first use only).
+    /// Readies the table for a new search (allocates on first use, or when the size changed).
     fn begin(&mut self, bits: u32) {
-        if self.slots.is_empty() {
+        if self.slots.len() != 1 << bits {
             self.slots = vec![Slot::default(); 1 << bits];
             self.mask = (1 << bits) - 2;
         }
@@ -61,6 +61,12 @@ impl DfpnTable {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         self.salt = z ^ (z >> 31) | 1;
+    }
+
+    /// Number of slots allocated (tests).
+    #[cfg(test)]
+    pub(super) fn slots_len(&self) -> usize {
+        self.slots.len()
     }
 
     #[inline]
@@ -118,7 +124,7 @@ impl Search<'_, '_> {
     pub(super) fn dfpn_root(&mut self, b: &mut Board) -> Res {
         self.sv.strict = false;
         self.sv.quiet = false;
-        self.sv.dfpn.begin(DFPN_TT_BITS);
+        self.sv.dfpn.begin(self.sv.dfpn_bits);
         self.sv.dfpn_stack.clear();
         let (pn, _) = self.mid(b, INF - 1, INF - 1, true);
         if self.sv.aborted || pn != 0 {
@@ -173,7 +179,7 @@ impl Search<'_, '_> {
     /// Quiet attacker moves that may set up a VCF: squares where a stone makes a two or more
     /// with the attacker's stones, not already among `moves[lo..]`. The defender node finds out
     /// whether a VCF follows (else the move is refuted at once).
-    fn gen_quiet(&mut self, b: &mut Board, lo: usize) {
+    pub(super) fn gen_quiet(&mut self, b: &mut Board, lo: usize) {
         let a = b.side_to_move();
         let st = self.next_stamp();
         for i in lo..self.sv.moves.len() {

@@ -120,6 +120,8 @@ pub struct Solver {
     strict: bool,
     /// VCT: quiet double-two set-ups are tried (with every square as a defence).
     quiet: bool,
+    /// VCT in strict mode: quiet VCF set-ups are tried too.
+    strict_quiet: bool,
     /// VCT: set when some node was cut by the depth limit (so NoWin is not final).
     depth_cut: bool,
     /// VCF: set when a subtree was cut by the depth limit (its NoWin holds for that depth only).
@@ -145,6 +147,8 @@ pub struct Solver {
     /// VCT by df-pn: its table (allocated at first use) and the children's numbers, stacked.
     dfpn: dfpn::DfpnTable,
     dfpn_stack: Vec<(u32, u32)>,
+    /// Size (log2 of entries) of the df-pn table.
+    dfpn_bits: u32,
 }
 
 impl Default for Solver {
@@ -176,6 +180,7 @@ impl Solver {
             attacker: Color::Black,
             strict: false,
             quiet: false,
+            strict_quiet: false,
             depth_cut: false,
             vcf_cut: false,
             vcf_base: 0,
@@ -189,10 +194,19 @@ impl Solver {
             root_len: 0,
             dfpn: dfpn::DfpnTable::new(),
             dfpn_stack: Vec::with_capacity(4096),
+            dfpn_bits: dfpn::DFPN_TT_BITS,
         }
     }
 
-    /// Forgets cached results (new game).
+    /// Size of the df-pn table (2^bits entries of 24 bytes, bits clamped to 10..=26), allocated
+    /// at the next df-pn search. Only budgets of 1M nodes or more run df-pn (never the engine's
+    /// in-game calls); long puzzle searches overflow the default 2^20.
+    pub fn set_dfpn_table_bits(&mut self, bits: u32) {
+        self.dfpn_bits = bits.clamp(10, 26);
+    }
+
+    /// Forgets cached results (new game). Not needed between searches: every entry is keyed by
+    /// what it depends on (attacker, search kind) and cut-off results last one search only.
     pub fn clear(&mut self) {
         self.tt.clear();
     }
@@ -221,6 +235,7 @@ impl Solver {
         // of the iterative deepening (attacks build on the attacker's last moves; its wins are
         // sound, its NoWin is not), then on large budgets df-pn (it proves wins, never NoWin),
         // then the full iterative deepening with the rest.
+        self.tt.new_generation();
         let bounded = limits.deadline.is_some() || limits.max_nodes != u64::MAX;
         let part = |used: u64, sixteenths: u32| {
             let now = Instant::now();
@@ -303,6 +318,7 @@ impl Solver {
         stop: &AtomicBool,
         max_tree: usize,
     ) -> Proof {
+        self.tt.new_generation();
         let mut s = Search::begin(self, board, limits, Some(stop));
         let r = s.pns_root(board, max_tree);
         s.sv.pn.clear();
@@ -317,14 +333,16 @@ impl Solver {
         limits: &ThreatLimits,
         stop: &AtomicBool,
     ) -> Proof {
+        self.tt.new_generation();
         let mut s = Search::begin(self, board, limits, Some(stop));
         let r = s.dfpn_root(board);
         s.finish(r)
     }
 
     /// Looks for a VCT of at most `max_moves` attacker moves, the five included (as puzzle books
-    /// count "win in N"). Iterates the depth from 1 so the line found is a shortest one. NoWin
-    /// means no win within `max_moves`.
+    /// count "win in N"). Iterates the depth from 1 so the line found is a shortest one. The
+    /// attacker plays fours, threes and (with four or more moves left) up to 24 quiet VCF set-ups
+    /// per node; NoWin means no such win within `max_moves`.
     pub fn vct_depth(
         &mut self,
         board: &mut Board,
@@ -332,13 +350,17 @@ impl Solver {
         stop: &AtomicBool,
         max_moves: u32,
     ) -> Proof {
+        self.tt.new_generation();
         let mut s = Search::begin(self, board, limits, Some(stop));
         s.sv.strict = true;
         // "Within N moves" asks for exactness: no budget on the inner VCFs.
         s.sv.vcf_budget = 0;
-        // Quiet set-ups cost too much at every depth of an exact search (measured on quintet's
-        // bench cases): left out here.
+        // Quiet double-two set-ups cost too much at every depth of an exact search (measured on
+        // quintet's bench cases): left out here.
         s.sv.quiet = false;
+        // Quiet VCF set-ups (quintet's "fukumi" moves: a two that threatens a VCF) do pay: the
+        // defender's answers are those of the VCF, not every square.
+        s.sv.strict_quiet = true;
         let mut result = Res::NoWin;
         for depth in 1..=max_moves.min(UNLIMITED - 1) {
             s.sv.depth_cut = false;
@@ -385,6 +407,7 @@ impl<'s, 'a> Search<'s, 'a> {
 
     fn finish(&mut self, r: Res) -> Proof {
         self.sv.strict = false;
+        self.sv.strict_quiet = false;
         self.sv.quiet = false;
         match r {
             Res::Win => Proof::Win(self.sv.line.clone()),

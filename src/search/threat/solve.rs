@@ -38,6 +38,9 @@ batch:
 
 /// Proof-number tree size for the command line (about 80 MB).
 const PNS_TREE: usize = 4_000_000;
+/// df-pn table of the solve command: 2^22 entries (96 MiB); a 10 s search fills 2^20 (measured:
+/// one more hard VCT row at 3M nodes).
+const SOLVE_DFPN_BITS: u32 = 22;
 
 #[derive(Default)]
 struct Opts {
@@ -267,6 +270,7 @@ pub fn solve_main(args: &[String]) -> Result<()> {
     }
     let vct = o.kind.as_deref() == Some("vct");
     let mut solver = Solver::with_table_bits(22);
+    solver.set_dfpn_table_bits(SOLVE_DFPN_BITS);
     let l = limits(&o, None);
     let start = Instant::now();
     let proof = run(&mut solver, &mut b, vct, o.depth, &l, (o.pns, o.dfpn));
@@ -325,6 +329,7 @@ fn batch(o: &Opts, path: &str) -> Result<()> {
     let c_expect = col("expect");
     let (w, h) = o.size.unwrap_or((15, 15));
     let mut solver = Solver::with_table_bits(22);
+    solver.set_dfpn_table_bits(SOLVE_DFPN_BITS);
     let mut stats: Vec<Stat> = Vec::new();
     let cap = o.time_ms.unwrap_or(10_000);
     for (n, line) in lines.enumerate() {

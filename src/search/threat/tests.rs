@@ -336,6 +336,25 @@ fn quintet_vct_black_and_white() {
     assert_eq!(vct(&w, Some(4)), Proof::NoWin);
 }
 
+#[test]
+fn quintet_vct_fukumi_move() {
+    // quintet's test_vct_fukumi_move: black's first move G12 makes only twos, yet threatens a
+    // VCF; a win in 7 of quintet's moves (8 here), none in 6.
+    let b = setup_renju(
+        Rule::Renju,
+        "E9,F10,G8,G10,H8,H10,H11,H12,I11,J9",
+        "D8,F8,F9,G9,G11,H9,I9,I10,I13,J10",
+        Color::Black,
+    );
+    let g12 = b.pos(6, 3).unwrap();
+    assert!(!b
+        .patterns(g12, Color::Black)
+        .iter()
+        .any(|p| matches!(p, Pattern::F3 | Pattern::B3) || p.is_four()));
+    assert!(assert_win(&b, &vct(&b, Some(8)), LineKind::Vct) <= 8);
+    assert_eq!(vct(&b, Some(7)), Proof::NoWin);
+}
+
 fn shared(path: &str) -> Option<String> {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/puzzles")
@@ -840,5 +859,135 @@ fn dfpn_tries_quiet_moves_that_set_up_a_vcf() {
     let defences: Vec<Pos> = s.sv.moves.iter().map(|&(_, p)| p).collect();
     for q in [Pos::new(5, 2), Pos::new(5, 3), Pos::new(6, 2)] {
         assert!(defences.contains(&q), "{q} missing from {defences:?}");
+    }
+}
+
+/// White holds two open threes (rows 3 and 10); black, to move, can open a three in column 6
+/// whose end square (6,3) also blocks the row-3 three. After that move white still wins.
+fn two_white_threes() -> (Board, Pos) {
+    let b = setup(
+        Rule::Freestyle,
+        &[(6, 4), (6, 5)],
+        &[(3, 3), (4, 3), (5, 3), (10, 10), (11, 10), (12, 10)],
+        Color::Black,
+    );
+    (b, Pos::new(6, 3))
+}
+
+#[test]
+fn a_vct_of_one_colour_leaves_no_entries_that_hide_the_others_win() {
+    // Black's VCT search visits the position after (6,3) as a defender node and proves black
+    // has no win there; read as an attacker node of white's it would say white has none.
+    let (b, m) = two_white_threes();
+    let mut after = b.clone();
+    after.play(m).unwrap();
+    let fresh = vct_unbounded(&mut Solver::with_table_bits(16), &after);
+    assert!(matches!(fresh, Proof::Win(_)), "white wins: {fresh:?}");
+    let mut s = Solver::with_table_bits(16);
+    let black = vct_unbounded(&mut s, &b);
+    assert!(
+        !matches!(black, Proof::Win(_)),
+        "black has no VCT: {black:?}"
+    );
+    let white = vct_unbounded(&mut s, &after);
+    assert_win(&after, &white, LineKind::Vct);
+}
+
+fn vct_unbounded(s: &mut Solver, b: &Board) -> Proof {
+    let mut work = b.clone();
+    let p = s.vct(&mut work, &ThreatLimits::default(), &AtomicBool::new(false));
+    assert_eq!(work.hash(), b.hash());
+    p
+}
+
+#[test]
+fn a_vcf_cut_by_its_budget_reads_back_as_cut() {
+    // A VCF that needs more nodes than the inner budget: its cut root must not be cached as
+    // a proven dead end (the root's depth is the "no limit" depth).
+    // quintet's 13-move black VCF (see quintet_vcf_black).
+    let b = setup_renju(
+        Rule::Renju,
+        "E13,G10,H8,H10,H12,H13,I8,I11,J9,K10,L14",
+        "F9,G13,H9,H11,I9,I10,I14,J8,K12,L9,L11",
+        Color::Black,
+    );
+    assert!(matches!(vcf(&b), Proof::Win(_)), "black has a VCF");
+    let mut s = Solver::with_table_bits(16);
+    s.vct_vcf_budget = 8;
+    let stop = AtomicBool::new(false);
+    let mut work = b.clone();
+    let mut search = Search::begin(&mut s, &work, &ThreatLimits::default(), Some(&stop));
+    for round in 0..2 {
+        let r = search.vcf_root(&mut work, UNLIMITED);
+        assert_eq!(r, Res::NoWin, "round {round}: the budget stops it");
+        assert!(search.sv.vcf_cut, "round {round}: the NoWin is a cut");
+    }
+}
+
+#[test]
+fn a_reused_solver_answers_as_a_fresh_one() {
+    // Searches of both colours on positions and their children, in one solver, against a
+    // fresh solver each: a win is never hidden, nor a NoWin turned into a win.
+    let (b, _) = two_white_threes();
+    let mut bases = vec![
+        b,
+        quiet_vcf_set_up(),
+        double_two(Rule::Freestyle),
+        double_three(Rule::Renju, Color::Black),
+        four_three(Rule::Renju),
+    ];
+    for b in bases.clone() {
+        let mut other = b.clone();
+        other.set_side_to_move(b.side_to_move().opposite());
+        bases.push(other);
+    }
+    let mut shared = Solver::with_table_bits(16);
+    let mut checked = 0;
+    for base in &bases {
+        let mut boards = vec![base.clone()];
+        let mut probe = base.clone();
+        for p in base.squares() {
+            let near = base.history().iter().any(|&(q, _)| q.distance(p) == 1);
+            if boards.len() < 16
+                && base.is_empty(p)
+                && near
+                && probe.is_legal(p, base.side_to_move())
+            {
+                let mut c = base.clone();
+                c.play(p).unwrap();
+                boards.push(c);
+            }
+        }
+        for b in &boards {
+            let fresh = vct_unbounded(&mut Solver::with_table_bits(16), b);
+            let reused = vct_unbounded(&mut shared, b);
+            match (&fresh, &reused) {
+                (Proof::Win(_), Proof::Win(l)) | (Proof::NoWin, Proof::Win(l)) => {
+                    assert!(verify_line(b, l, LineKind::Vct).is_ok(), "{b:?}");
+                    assert!(fresh != Proof::NoWin, "a NoWin became a win\n{b:?}");
+                }
+                (Proof::Win(_), other) => panic!("a win was hidden: {other:?}\n{b:?}"),
+                _ => {}
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} positions");
+}
+
+#[test]
+fn dfpn_table_size_can_be_set() {
+    let b = quiet_vcf_set_up();
+    for bits in [10, 14] {
+        let mut s = Solver::with_table_bits(12);
+        s.set_dfpn_table_bits(bits);
+        let mut w = b.clone();
+        let p = s.vct_dfpn(
+            &mut w,
+            &ThreatLimits::nodes(1_000_000),
+            &AtomicBool::new(false),
+        );
+        assert_win(&b, &p, LineKind::Vct);
+        assert_eq!(s.dfpn.slots_len(), 1 << bits);
     }
 }

@@ -1,23 +1,39 @@
 //! The solver's fixed-size hash table: one slot per index, always replaced, holding a proven
 //! result and the depth it was proven at. Allocated once; probing and storing allocate nothing.
+//! A NoWin cut short by a limit (a depth, a node budget, the zone phase) is told apart from a
+//! proven one, and holds only for the search that stored it (it carries that search's
+//! generation), as does every result of a node-budgeted VCF.
 
 /// What a slot says about a position (for the search kind salted into its key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Entry {
     /// A win needing at most this depth.
     Win(u32),
-    /// No win within this depth.
-    NoWin(u32),
+    /// No win at all over the moves the search tries (no limit cut anything below).
+    NoWin,
+    /// No win within this depth, some line cut short by a limit of the running search.
+    Cut(u32),
+    /// No win over the moves tried, but only under the running search's node budgets (a VCF
+    /// inside a VCT: its budget counts from wherever it started, so what it proves depends on
+    /// what the table held; an earlier search's results would change this one's course).
+    LocalNoWin,
 }
 
 pub(super) struct Table {
     keys: Vec<u64>,
     vals: Vec<u32>,
     mask: usize,
+    /// Generation of the running search, stored with `Cut` entries.
+    gen: u32,
 }
 
 const WIN: u32 = 1 << 8;
 const NOWIN: u32 = 2 << 8;
+const CUT: u32 = 3 << 8;
+const LOCAL_NOWIN: u32 = 4 << 8;
+const KIND: u32 = 7 << 8;
+const GEN_SHIFT: u32 = 11;
+const GEN_MAX: u32 = (1 << (32 - GEN_SHIFT)) - 1;
 
 impl Table {
     pub(super) fn new(bits: u32) -> Table {
@@ -26,12 +42,24 @@ impl Table {
             keys: vec![0; n],
             vals: vec![0; n],
             mask: n - 1,
+            gen: 0,
         }
     }
 
     pub(super) fn clear(&mut self) {
         self.keys.iter_mut().for_each(|k| *k = 0);
         self.vals.iter_mut().for_each(|v| *v = 0);
+        self.gen = 0;
+    }
+
+    /// Starts a new generation: `Cut` entries of earlier searches stop counting (they depend on
+    /// that search's node budgets and zone). Clears the table when the counter wraps.
+    pub(super) fn new_generation(&mut self) {
+        if self.gen == GEN_MAX {
+            self.clear();
+        } else {
+            self.gen += 1;
+        }
     }
 
     #[inline]
@@ -42,9 +70,11 @@ impl Table {
         }
         let v = self.vals[i];
         let depth = v & 0xff;
-        match v & !0xff {
+        match v & KIND {
             WIN => Some(Entry::Win(depth)),
-            NOWIN => Some(Entry::NoWin(depth)),
+            NOWIN => Some(Entry::NoWin),
+            CUT if v >> GEN_SHIFT == self.gen => Some(Entry::Cut(depth)),
+            LOCAL_NOWIN if v >> GEN_SHIFT == self.gen => Some(Entry::LocalNoWin),
             _ => None,
         }
     }
@@ -55,7 +85,9 @@ impl Table {
         self.keys[i] = key;
         self.vals[i] = match e {
             Entry::Win(d) => WIN | d.min(255),
-            Entry::NoWin(d) => NOWIN | d.min(255),
+            Entry::NoWin => NOWIN,
+            Entry::Cut(d) => CUT | d.min(255) | self.gen << GEN_SHIFT,
+            Entry::LocalNoWin => LOCAL_NOWIN | self.gen << GEN_SHIFT,
         };
     }
 }

@@ -5,7 +5,7 @@
 //! through the new four) and dead ends are cached by position.
 
 use super::tt::Entry;
-use super::{any_legal, four_count, near, shape_score, Res, Search, UNLIMITED};
+use super::{any_legal, four_count, near, shape_score, Res, Search};
 use crate::board::{Board, Color, Pattern, Pos, Rule};
 
 /// Most defender replies to one four (only caro has more than one).
@@ -103,21 +103,22 @@ impl Search<'_, '_> {
         if self.tick() {
             return Res::Abort;
         }
-        // A VCF under a node budget (inside a VCT) keeps its own entries: its cut-offs say
-        // nothing about an unbudgeted search.
+        // A VCF under a node budget (inside a VCT) keeps its own entries, for the running
+        // search only: its cut-offs say nothing about an unbudgeted search, and reusing its
+        // results in a later search would change what that one's budgets reach.
         let key = b.hash()
             ^ if self.sv.vcf_budget == 0 {
                 SALT
             } else {
                 SALT_BUDGET
             };
-        if let Some(Entry::NoWin(d)) = self.sv.tt.probe(key) {
-            if d >= depth {
-                if d < UNLIMITED {
-                    self.sv.vcf_cut = true;
-                }
+        match self.sv.tt.probe(key) {
+            Some(Entry::NoWin | Entry::LocalNoWin) => return Res::NoWin,
+            Some(Entry::Cut(d)) if d >= depth => {
+                self.sv.vcf_cut = true;
                 return Res::NoWin;
             }
+            _ => {}
         }
         let a = b.side_to_move();
         let o = a.opposite();
@@ -234,8 +235,14 @@ impl Search<'_, '_> {
         }
         self.sv.moves.truncate(mlo);
         if result == Res::NoWin {
-            let d = if self.sv.vcf_cut { depth } else { UNLIMITED };
-            self.sv.tt.store(key, Entry::NoWin(d));
+            let e = if self.sv.vcf_cut {
+                Entry::Cut(depth)
+            } else if self.sv.vcf_budget != 0 {
+                Entry::LocalNoWin
+            } else {
+                Entry::NoWin
+            };
+            self.sv.tt.store(key, e);
         }
         self.sv.vcf_cut |= outer_cut;
         result

@@ -13,6 +13,9 @@ use crate::board::{Board, Color, Pattern, Pos, Rule};
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
 const SALT_ZONE: u64 = 0x61C8_8646_80B5_83EB;
+const SALT_QUIET: u64 = 0xD6E8_FEB8_6659_FD93;
+const SALT_WHITE: u64 = 0xA076_1D64_78BD_642F;
+const SALT_STRICT_QUIET: u64 = 0xE703_7ED1_A0B4_28DB;
 /// Node budget of the defender's own VCF, checked before his defences against a three.
 const DEFENDER_VCF_BUDGET: u64 = 50;
 
@@ -104,11 +107,25 @@ impl Search<'_, '_> {
         self.rederive_line(|s, out| s.extract_or(b, depth, out, 0))
     }
 
+    /// The table key of a VCT node: the position (side to move included) and everything a
+    /// result depends on besides it. The attacker matters because the same position with the
+    /// same side to move is an attacker node of one colour and a defender node of the other;
+    /// the quiet flag because searches without quiet set-ups see fewer wins at small depths.
     fn vct_key(&self, b: &Board) -> u64 {
         b.hash()
             ^ SALT
             ^ if self.sv.strict { SALT_STRICT } else { 0 }
             ^ if self.sv.zone { SALT_ZONE } else { 0 }
+            ^ if self.sv.quiet { SALT_QUIET } else { 0 }
+            ^ if self.sv.strict_quiet {
+                SALT_STRICT_QUIET
+            } else {
+                0
+            }
+            ^ match self.sv.attacker {
+                Color::Black => 0,
+                Color::White => SALT_WHITE,
+            }
     }
 
     /// The depth a VCF may use at an attacker node of depth `d`.
@@ -123,10 +140,9 @@ impl Search<'_, '_> {
     fn probe(&mut self, b: &Board, d: u32) -> Option<Res> {
         match self.sv.tt.probe(self.vct_key(b)) {
             Some(Entry::Win(w)) if w <= d => Some(Res::Win),
-            Some(Entry::NoWin(w)) if w >= d => {
-                if w < UNLIMITED {
-                    self.sv.depth_cut = true;
-                }
+            Some(Entry::NoWin) => Some(Res::NoWin),
+            Some(Entry::Cut(w)) if w >= d => {
+                self.sv.depth_cut = true;
                 Some(Res::NoWin)
             }
             _ => None,
@@ -138,8 +154,12 @@ impl Search<'_, '_> {
         match r {
             Res::Win => self.sv.tt.store(key, Entry::Win(d)),
             Res::NoWin => {
-                let w = if self.sv.depth_cut { d } else { UNLIMITED };
-                self.sv.tt.store(key, Entry::NoWin(w));
+                let e = if self.sv.depth_cut {
+                    Entry::Cut(d)
+                } else {
+                    Entry::NoWin
+                };
+                self.sv.tt.store(key, e);
             }
             Res::Abort => {}
         }
@@ -224,6 +244,9 @@ impl Search<'_, '_> {
         if r != Res::NoWin {
             return r;
         }
+        // A VCF cut by its depth (strict mode) leaves the NoWin open. One cut by its node budget
+        // does not: every four is an attack of this node too (`four_ok`), so the threat tree
+        // covers the same VCFs and records its own depth cuts.
         if self.sv.vcf_cut {
             self.sv.depth_cut = true;
         }
@@ -244,6 +267,9 @@ impl Search<'_, '_> {
             let r = self.and_node(b, d - cost);
             b.unmake();
             return r;
+        }
+        if self.strict_quiet_at(d) {
+            self.gen_quiet(b, mlo);
         }
         let mut mhi = self.sv.moves.len();
         if mhi > mlo {
@@ -385,6 +411,15 @@ impl Search<'_, '_> {
         }
         let mhi = self.sv.moves.len();
         self.sv.moves[mlo..mhi].sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        if self.strict_quiet_at(d) {
+            self.gen_quiet(b, mlo);
+        }
+    }
+
+    /// Whether an attacker node with `d` left also tries quiet VCF set-ups (strict mode with
+    /// `strict_quiet`): the set-up, then a VCF threat the defender must answer, needs four.
+    fn strict_quiet_at(&self, d: u32) -> bool {
+        self.sv.strict && self.sv.strict_quiet && d >= 4
     }
 
     /// Defender to move; the attacker then has `d` left.
@@ -775,9 +810,9 @@ impl Search<'_, '_> {
             return None;
         }
         if d != need {
-            if d < need {
-                self.sv.depth_cut = true;
-            }
+            // Either way the NoWin this leads to is not proven: the same position reached with
+            // exactly `need` left would look for the quiet threat.
+            self.sv.depth_cut = true;
             return None;
         }
         b.set_side_to_move(a);
