@@ -372,8 +372,8 @@ impl Engine {
             // Untimed searches (bench, fixed depth) bound the solver by nodes only, so that
             // they stay reproducible.
             let time_cap = |share: u32| budget.hard.map(|h| start + h / share);
-            // A clean table: entries left by the previous move's searches once made a defender's
-            // counter-VCF look absent, and the root claimed a false win.
+            // A clean table, although entries are keyed by all they depend on: stale entries
+            // once made the root claim a false win, which is played at once (about 2 ms).
             self.solvers[0].clear();
             let lim = ThreatLimits {
                 max_nodes: ROOT_VCF_NODES,
