@@ -785,9 +785,11 @@ fn refute_opponent_threats(
     let mut survivors: Vec<(ScoredMove, bool)> = Vec::new();
     let mut unchecked: Vec<ScoredMove> = Vec::new();
     let n_cands = cands.len();
-    let out_of_time =
-        || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
-    let out_of_budget = |spent: u64| out_of_time() || spent >= REFUTE_TOTAL_NODES;
+    let out_of_budget = |spent: u64| {
+        stop.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || spent >= REFUTE_TOTAL_NODES
+    };
     // First pass: every candidate with a small budget (a move that ignores the threat leaves
     // it about as easy to find as before), the other moves only when no candidate survives.
     for (i, m) in cands.into_iter().chain(others).enumerate() {
@@ -817,11 +819,7 @@ fn refute_opponent_threats(
             Proof::NoWin => survivors.push((m, true)),
             Proof::Unknown => {
                 if !by_fours {
-                    let settled = nodes < budget / 2 && !out_of_time();
-                    guard.record(
-                        m.pos,
-                        Check::Holds(if settled { SETTLED } else { nodes.max(1) }),
-                    );
+                    guard.record(m.pos, Check::Holds(nodes.max(1)));
                 }
                 survivors.push((m, false))
             }
