@@ -102,19 +102,9 @@ const GUARD_SHARE_THREAT: u32 = 8;
 enum Check {
     /// The opponent's VCT after the move is proven; the length of its line.
     Loses(usize),
-    /// No VCT found in this many nodes (`u64::MAX`: proven that there is none; `SETTLED`: the
-    /// solver ran out of threats to try well inside its budget).
+    /// No VCT found in this many nodes (`u64::MAX`: proven that there is none).
     Holds(u64),
 }
-
-/// A check that ended unproven on less than half its budget, by neither time nor nodes: every
-/// threat sequence the solver tries was exhausted, and a larger budget would repeat the search.
-const SETTLED: u64 = u64::MAX - 1;
-/// The final check looks for a settled alternative once the best move stays unsettled at this
-/// budget: a move whose threats were searched out beats one that merely ran out of nodes.
-const PREFER_SETTLED_FROM: u64 = 200_000;
-/// Budget of the checks that look for a settled alternative.
-const SETTLE_NODES: u64 = 20_000;
 
 /// The root guard: during the iterative deepening, the best move of each iteration is checked
 /// for an opponent's VCT after it (a budget that doubles each time the same move is checked
@@ -184,12 +174,12 @@ impl<'a> Guard<'a> {
             max_nodes: budget.min(ROOT_VCF_NODES),
             deadline,
         };
-        let (answer, nodes) = threat_after(pos, solver, m, Some(&vcf), Some(&vct), self.stop);
-        let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
+        let (answer, _) = threat_after(pos, solver, m, Some(&vcf), Some(&vct), self.stop);
         let c = match answer {
             Proof::Win(l) => Check::Loses(l.len()),
             Proof::NoWin => Check::Holds(u64::MAX),
-            Proof::Unknown if !timed_out && nodes < budget / 2 => Check::Holds(SETTLED),
+            // The budget, not the nodes used: a search can end early unproven (depth cuts),
+            // and the next check must still grow.
             Proof::Unknown => Check::Holds(budget),
         };
         self.record(m, c);
@@ -544,12 +534,6 @@ fn safe_move(
             Some(Check::Holds(n)) => n.saturating_mul(2).clamp(first, max_budget),
             None => first,
         };
-        if budget > PREFER_SETTLED_FROM {
-            if let Some(s) = settled_alternative(pos, solver, guard, &tries[i + 1..], deadline) {
-                log::debug!("safety: {m} unsettled, playing the settled {s}");
-                return s;
-            }
-        }
         if guard.stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
             return m;
         }
@@ -561,26 +545,6 @@ fn safe_move(
         }
     }
     best
-}
-
-/// The first of `moves` (in search order) whose check is settled or proven, checking the
-/// unchecked ones with a small budget before `deadline`.
-fn settled_alternative(
-    pos: &mut Position,
-    solver: &mut Solver,
-    guard: &mut Guard,
-    moves: &[Pos],
-    deadline: Instant,
-) -> Option<Pos> {
-    for &p in moves {
-        if guard.get(p).is_none() && Instant::now() < deadline {
-            guard.loses(pos, solver, p, SETTLE_NODES, Some(deadline));
-        }
-        if matches!(guard.get(p), Some(Check::Holds(n)) if n >= SETTLED) {
-            return Some(p);
-        }
-    }
-    None
 }
 
 /// The first square of a set accepted by `ok`.
