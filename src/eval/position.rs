@@ -2,8 +2,8 @@
 //! make/unmake only on the squares whose line keys changed, with bit sets of the squares that
 //! make fives, open fours and fours, and of the candidate squares near the stones.
 
-use super::{combo_table, info_score, info_shape, Shape, SquareInfo};
-use super::{EVAL_CAP, FORBIDDEN, MAYBE_FORBIDDEN, TEMPO};
+use super::{combo_table, info_score, info_shape, Shape, SquareInfo, COMBOS};
+use super::{EVAL_CAP, FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
 use crate::board::pattern::pair_table;
 use crate::board::{Board, Color, Pos, Rule, NCELLS};
 use std::sync::OnceLock;
@@ -61,15 +61,40 @@ const NEAR: [(i32, i32); 32] = [
 /// 1 MiB one of the full keys does not (its lookups were the incremental update's main cost).
 const FREE_SHIFT: u32 = 2;
 const FREE_MASK: u32 = 0xffff;
+/// Fixed-size tables: a 16-bit index needs no bounds check.
+type FreeTable = [u8; FREE_MASK as usize + 1];
+type ComboTable = [SquareInfo; COMBOS];
 
-fn free_pairs() -> &'static [u8] {
-    static TABLE: OnceLock<Box<[u8]>> = OnceLock::new();
+fn free_pairs() -> &'static FreeTable {
+    static TABLE: OnceLock<Box<FreeTable>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let full = pair_table(Rule::Freestyle);
-        (0..=FREE_MASK)
+        let t: Box<[u8]> = (0..=FREE_MASK)
             .map(|k| full[(k << FREE_SHIFT) as usize])
-            .collect()
+            .collect();
+        t.try_into().expect("one entry per compact key")
     })
+}
+
+/// The shape bits of a square info: a change there may move the square between bit sets.
+const SHAPE_BITS: SquareInfo = 0xf << SHAPE_SHIFT;
+
+/// The state of one square before a make changed it: both colours' packed patterns (black's
+/// in the low half) and infos.
+#[derive(Clone, Copy)]
+struct Saved {
+    index: u16,
+    pats: u32,
+    info: [SquareInfo; 2],
+}
+
+/// What a make saves besides the squares: the start of its `Saved` entries, and the totals and
+/// shape counts, which unmake puts back whole instead of undoing each square's share.
+#[derive(Clone, Copy)]
+struct Mark {
+    undo: u32,
+    total: [i32; 2],
+    counts: [[u16; 7]; 2],
 }
 
 /// The square of a padded-grid index.
@@ -107,21 +132,22 @@ pub struct Position {
     board: Board,
     renju: bool,
     freestyle: bool,
-    combos: &'static [SquareInfo],
+    combos: &'static ComboTable,
     /// `free_pairs()` under freestyle.
-    free: Option<&'static [u8]>,
+    free: Option<&'static FreeTable>,
     info: Box<[[SquareInfo; 2]]>,
-    /// The four line patterns of each empty square per colour, packed in nibbles.
-    pats: Box<[[u16; 2]]>,
+    /// The four line patterns of each empty square, packed in nibbles: black's in the low 16
+    /// bits, white's in the high 16.
+    pats: Box<[u32]>,
     total: [i32; 2],
     sets: [[Bits; NSETS]; 2],
     counts: [[u16; 7]; 2],
     near: Box<[u8]>,
     cand: Bits,
-    /// What `make` changed, for `unmake` to put back instead of recomputing: (square index,
-    /// colour, old packed patterns, old info), with `marks` holding each make's start.
-    undo: Vec<(u16, u8, u16, SquareInfo)>,
-    marks: Vec<u32>,
+    /// What `make` changed, for `unmake` to put back instead of recomputing, with `marks`
+    /// holding each make's start.
+    undo: Vec<Saved>,
+    marks: Vec<Mark>,
 }
 
 /// Undo entries reserved up front (a make changes about 30): deep lines never reallocate.
@@ -133,10 +159,12 @@ impl Position {
             board: board.clone(),
             renju: board.rule() == Rule::Renju,
             freestyle: board.rule() == Rule::Freestyle,
-            combos: combo_table(),
+            combos: combo_table()
+                .try_into()
+                .expect("one entry per pattern tuple"),
             free: (board.rule() == Rule::Freestyle).then(free_pairs),
             info: vec![[0; 2]; NCELLS].into_boxed_slice(),
-            pats: vec![[0; 2]; NCELLS].into_boxed_slice(),
+            pats: vec![0; NCELLS].into_boxed_slice(),
             total: [0; 2],
             sets: [[[0; WORDS]; NSETS]; 2],
             counts: [[0; 7]; 2],
@@ -260,16 +288,13 @@ impl Position {
         self.board.make(p);
         self.add_near(p);
         bit_clear(&mut self.cand, p.index());
-        self.marks.push(self.undo.len() as u32);
-        let i = p.index();
+        self.marks.push(Mark {
+            undo: self.undo.len() as u32,
+            total: self.total,
+            counts: self.counts,
+        });
+        self.save(p.index());
         for c in Color::BOTH {
-            let old = (
-                i as u16,
-                c.index() as u8,
-                self.pats[i][c.index()],
-                self.info[i][c.index()],
-            );
-            self.undo.push(old);
             self.set(p, 0, c);
         }
         self.refresh_lines(p);
@@ -290,16 +315,37 @@ impl Position {
             self.undo.clear();
             return p;
         };
-        let mark = mark as usize;
-        while self.undo.len() > mark {
-            let Some((i, c, pats, info)) = self.undo.pop() else {
-                break;
-            };
-            let c = if c == 0 { Color::Black } else { Color::White };
-            self.pats[i as usize][c.index()] = pats;
-            self.set(pos_of(i as usize), info, c);
+        // Totals and counts come back whole; the squares get their infos back, and move
+        // between bit sets only where their shape changed.
+        self.total = mark.total;
+        self.counts = mark.counts;
+        for s in self.undo.drain(mark.undo as usize..).rev() {
+            let i = s.index as usize;
+            self.pats[i] = s.pats;
+            let now = self.info[i];
+            for (ci, (&cur, &old)) in now.iter().zip(s.info.iter()).enumerate() {
+                if (cur ^ old) & SHAPE_BITS != 0 {
+                    if let Some(k) = set_of(info_shape(cur)) {
+                        bit_clear(&mut self.sets[ci][k], i);
+                    }
+                    if let Some(k) = set_of(info_shape(old)) {
+                        bit_set(&mut self.sets[ci][k], i);
+                    }
+                }
+            }
+            self.info[i] = s.info;
         }
         p
+    }
+
+    /// Saves the state of square `i` for `unmake`.
+    #[inline]
+    fn save(&mut self, i: usize) {
+        self.undo.push(Saved {
+            index: i as u16,
+            pats: self.pats[i],
+            info: self.info[i],
+        });
     }
 
     /// Recomputes the line pattern in direction `d` of the empty square `p`.
@@ -309,26 +355,23 @@ impl Position {
         let pair = match self.free {
             Some(t) => t[(self.board.key(p, d) >> FREE_SHIFT & FREE_MASK) as usize],
             None => self.board.pattern_pair(p, d),
-        } as u16;
-        for c in Color::BOTH {
-            let pat = pair >> (4 * c.index()) & 15;
-            let slot = &mut self.pats[p.index()][c.index()];
-            let packed = (*slot & !(15 << shift)) | pat << shift;
-            // A renju foul can change with any stone on its lines, even when the pattern of
-            // this line stays the same: recheck those squares every time.
-            if packed == *slot
-                && !(self.renju
-                    && c == Color::Black
-                    && self.info[p.index()][0] & MAYBE_FORBIDDEN != 0)
-            {
-                continue;
-            }
-            let old = *slot;
-            *slot = packed;
-            let i = p.index();
-            self.undo
-                .push((i as u16, c.index() as u8, old, self.info[i][c.index()]));
-            self.apply(p, c, packed);
+        } as u32;
+        let i = p.index();
+        let old = self.pats[i];
+        let new = (old & !(0xf000f << shift)) | ((pair & 15) | (pair >> 4) << 16) << shift;
+        // A renju foul can change with any stone on its lines, even when the pattern of this
+        // line stays the same: recheck those squares every time.
+        let recheck = self.renju && self.info[i][0] & MAYBE_FORBIDDEN != 0;
+        if new == old && !recheck {
+            return;
+        }
+        self.save(i);
+        self.pats[i] = new;
+        if new as u16 != old as u16 || recheck {
+            self.apply(p, Color::Black, new as u16);
+        }
+        if new >> 16 != old >> 16 {
+            self.apply(p, Color::White, (new >> 16) as u16);
         }
     }
 
@@ -386,15 +429,17 @@ impl Position {
     /// Recomputes the info of the empty square `p` for both colours.
     #[inline]
     fn refresh(&mut self, p: Pos) {
+        let mut both = 0;
         for c in Color::BOTH {
             let pats = self.board.patterns(p, c);
             let packed = pats[0] as u16
                 | (pats[1] as u16) << 4
                 | (pats[2] as u16) << 8
                 | (pats[3] as u16) << 12;
-            self.pats[p.index()][c.index()] = packed;
+            both |= (packed as u32) << (16 * c.index());
             self.apply(p, c, packed);
         }
+        self.pats[p.index()] = both;
     }
 
     #[inline]
