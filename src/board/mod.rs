@@ -11,11 +11,11 @@ mod types;
 
 pub use pattern::Pattern;
 pub use rule::{Rule, RuleError};
-pub use types::{Color, Pos, DIR_DXY, MAX_SIZE, MIN_SIZE, NCELLS};
+pub use types::{Color, Pos, DIR_DXY, MAX_SIZE, MIN_SIZE, NCELLS, STRIDE};
 
 use pattern::slot;
 use std::fmt;
-use types::{DIR_STEP, PAD, STRIDE};
+use types::{DIR_STEP, PAD};
 
 const WALL: u8 = 3;
 

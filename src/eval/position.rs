@@ -5,7 +5,7 @@
 use super::{combo_table, info_score, info_shape, Shape, SquareInfo, COMBOS};
 use super::{EVAL_CAP, FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
 use crate::board::pattern::pair_table;
-use crate::board::{Board, Color, Pos, Rule, NCELLS};
+use crate::board::{Board, Color, Pos, Rule, NCELLS, STRIDE};
 use std::sync::OnceLock;
 
 /// Words of a bit set over the padded grid.
@@ -19,41 +19,15 @@ const SET_FLEX4: usize = 1;
 const SET_FOUR: usize = 2;
 const NSETS: usize = 3;
 
-/// Squares whose neighbourhood makes a candidate: distance 2 in a box, 3 along the lines.
-const NEAR: [(i32, i32); 32] = [
-    (-2, -2),
-    (-1, -2),
-    (0, -2),
-    (1, -2),
-    (2, -2),
-    (-2, -1),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (2, -1),
-    (-2, 0),
-    (-1, 0),
-    (1, 0),
-    (2, 0),
-    (-2, 1),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (2, 1),
-    (-2, 2),
-    (-1, 2),
-    (0, 2),
-    (1, 2),
-    (2, 2),
-    (-3, -3),
-    (0, -3),
-    (3, -3),
-    (-3, 0),
-    (3, 0),
-    (-3, 3),
-    (0, 3),
-    (3, 3),
+/// Squares whose neighbourhood makes a candidate: distance 2 in a box, 3 along the lines. Row
+/// `dy + 3` holds the columns `dx + 3` of the squares `dy` rows away, as a 7-bit mask.
+const NEAR_ROWS: [u128; 7] = [
+    0b1001001, 0b0111110, 0b0111110, 0b1110111, 0b0111110, 0b0111110, 0b1001001,
 ];
+/// How far the neighbourhood reaches in grid indices, and the bit-set words a make may change
+/// (the 259 bits around the square span six words at most).
+const NEAR_REACH: usize = 3 * STRIDE + 3;
+const NEAR_WORDS: usize = 6;
 
 /// Under freestyle a line pattern depends only on the four squares each side (a five through
 /// the square lies within them), so the outermost slot of each side of a line key (2 bits at
@@ -95,6 +69,9 @@ struct Mark {
     undo: u32,
     total: [i32; 2],
     counts: [[u16; 7]; 2],
+    /// The candidate words around the move, from `cand_at`.
+    cand: [u64; NEAR_WORDS],
+    cand_at: u16,
 }
 
 /// The square of a padded-grid index.
@@ -142,7 +119,8 @@ pub struct Position {
     total: [i32; 2],
     sets: [[Bits; NSETS]; 2],
     counts: [[u16; 7]; 2],
-    near: Box<[u8]>,
+    /// Squares that are no candidates whatever the stones: occupied or off the board.
+    blocked: Bits,
     cand: Bits,
     /// What `make` changed, for `unmake` to put back instead of recomputing, with `marks`
     /// holding each make's start.
@@ -168,25 +146,35 @@ impl Position {
             total: [0; 2],
             sets: [[[0; WORDS]; NSETS]; 2],
             counts: [[0; 7]; 2],
-            near: vec![0; NCELLS].into_boxed_slice(),
+            blocked: [0; WORDS],
             cand: [0; WORDS],
             undo: Vec::with_capacity(UNDO_RESERVE),
             marks: Vec::with_capacity(256),
         };
-        let stones: Vec<Pos> = board.history().iter().map(|&(p, _)| p).collect();
-        for p in stones {
-            pos.add_near(p);
-        }
+        pos.rebuild_candidates();
         let squares: Vec<Pos> = pos.board.squares().collect();
         for p in squares {
             if pos.board.is_empty(p) {
                 pos.refresh(p);
-                if pos.near[p.index()] > 0 {
-                    bit_set(&mut pos.cand, p.index());
-                }
             }
         }
         pos
+    }
+
+    /// Computes the blocked squares and the candidates from the board.
+    fn rebuild_candidates(&mut self) {
+        for (i, w) in self.blocked.iter_mut().enumerate() {
+            *w = 0;
+            for b in 0..64 {
+                let free = Pos::from_index(i * 64 + b).is_some_and(|q| self.board.is_empty(q));
+                *w |= (!free as u64) << b;
+            }
+        }
+        self.cand = [0; WORDS];
+        for k in 0..self.board.history().len() {
+            let p = self.board.history()[k].0;
+            self.add_near(p);
+        }
     }
 
     #[inline]
@@ -286,13 +274,19 @@ impl Position {
     #[inline]
     pub fn make(&mut self, p: Pos) {
         self.board.make(p);
-        self.add_near(p);
-        bit_clear(&mut self.cand, p.index());
+        let at = (p.index() - NEAR_REACH) >> 6;
         self.marks.push(Mark {
             undo: self.undo.len() as u32,
             total: self.total,
             counts: self.counts,
+            cand: self.cand[at..at + NEAR_WORDS]
+                .try_into()
+                .expect("six words"),
+            cand_at: at as u16,
         });
+        bit_set(&mut self.blocked, p.index());
+        bit_clear(&mut self.cand, p.index());
+        self.add_near(p);
         self.save(p.index());
         for c in Color::BOTH {
             self.set(p, 0, c);
@@ -304,17 +298,17 @@ impl Position {
     #[inline]
     pub fn unmake(&mut self) -> Pos {
         let p = self.board.unmake();
-        self.remove_near(p);
-        if self.near[p.index()] > 0 {
-            bit_set(&mut self.cand, p.index());
-        }
+        bit_clear(&mut self.blocked, p.index());
         let Some(mark) = self.marks.pop() else {
             // A move from before this position was built: recomputed from the board.
+            self.rebuild_candidates();
             self.refresh(p);
             self.refresh_lines(p);
             self.undo.clear();
             return p;
         };
+        let at = mark.cand_at as usize;
+        self.cand[at..at + NEAR_WORDS].copy_from_slice(&mark.cand);
         // Totals and counts come back whole; the squares get their infos back, and move
         // between bit sets only where their shape changed.
         self.total = mark.total;
@@ -386,23 +380,16 @@ impl Position {
         self.set(p, v, c);
     }
 
+    /// Adds the empty squares near the stone `p` to the candidates, a row of the
+    /// neighbourhood at a time (a 7-bit mask may straddle two words).
+    #[inline]
     fn add_near(&mut self, p: Pos) {
-        for &(dx, dy) in NEAR.iter() {
-            let q = p.step(0, dx as isize).step(1, dy as isize);
-            self.near[q.index()] += 1;
-            if self.board.is_empty(q) {
-                bit_set(&mut self.cand, q.index());
-            }
-        }
-    }
-
-    fn remove_near(&mut self, p: Pos) {
-        for &(dx, dy) in NEAR.iter() {
-            let q = p.step(0, dx as isize).step(1, dy as isize).index();
-            self.near[q] -= 1;
-            if self.near[q] == 0 {
-                bit_clear(&mut self.cand, q);
-            }
+        let start = p.index() - NEAR_REACH;
+        for (r, &mask) in NEAR_ROWS.iter().enumerate() {
+            let bit = start + r * STRIDE;
+            let (w, m) = (bit >> 6, mask << (bit & 63));
+            self.cand[w] |= m as u64 & !self.blocked[w];
+            self.cand[w + 1] |= (m >> 64) as u64 & !self.blocked[w + 1];
         }
     }
 
@@ -476,7 +463,7 @@ impl Position {
             && fresh.total == self.total
             && fresh.sets == self.sets
             && fresh.counts == self.counts
-            && fresh.near == self.near
+            && fresh.blocked == self.blocked
             && fresh.cand == self.cand
     }
 }
@@ -502,8 +489,8 @@ mod tests {
     use super::*;
     use crate::board::notation::{parse_move_list, Rows};
 
-    fn random_game(rule: Rule, seed: u64, plies: usize) {
-        let b = Board::new(15, 15, rule).unwrap();
+    fn random_game(rule: Rule, size: usize, seed: u64, plies: usize) {
+        let b = Board::new(size, size, rule).unwrap();
         let mut pos = Position::new(&b);
         let mut s = seed;
         let mut played = 0;
@@ -511,8 +498,8 @@ mod tests {
             s = s
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let x = (s >> 33) as usize % 15;
-            let y = (s >> 45) as usize % 15;
+            let x = (s >> 33) as usize % size;
+            let y = (s >> 45) as usize % size;
             let p = Pos::new(x, y);
             if !pos.board().is_empty(p) {
                 continue;
@@ -539,8 +526,10 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            random_game(rule, 17 + i as u64, 120);
+            random_game(rule, 15, 17 + i as u64, 120);
         }
+        // The largest board: the candidate words of its last rows are the last of the set.
+        random_game(Rule::Freestyle, 32, 5, 400);
     }
 
     #[test]
