@@ -11,13 +11,35 @@ mod types;
 
 pub use pattern::Pattern;
 pub use rule::{Rule, RuleError};
-pub use types::{Color, Pos, DIR_DXY, MAX_SIZE, MIN_SIZE, NCELLS};
+pub use types::{Color, Pos, DIR_DXY, MAX_SIZE, MIN_SIZE, NCELLS, STRIDE};
 
 use pattern::slot;
 use std::fmt;
 use types::{DIR_STEP, PAD};
 
 const WALL: u8 = 3;
+
+/// Every cell a line key reaches from an on-board square (five steps in any direction) lies
+/// within this many indices of it, and every on-board square is at least this far from both
+/// ends of the padded grid.
+const REACH: usize = PAD * (STRIDE + 1);
+/// The cells around a square that its make and unmake touch: a fixed-size window, so that the
+/// constant offsets of the update are checked once, not forty times.
+type KeyWindow = [[u32; 4]; 2 * REACH + 1];
+/// A pair table as a fixed-size array: a key masked to its 20 bits needs no bounds check.
+type PairTable = [u8; 1 << pattern::KEY_BITS];
+
+fn pair_array(rule: Rule) -> &'static PairTable {
+    pattern::pair_table(rule)
+        .try_into()
+        .expect("a pair table has one entry per key")
+}
+
+/// The pair table entry of a line key (keys never use more than `KEY_BITS` bits).
+#[inline]
+fn pair_of(t: &PairTable, key: u32) -> u8 {
+    t[(key & ((1 << pattern::KEY_BITS) - 1)) as usize]
+}
 
 /// What went wrong with a request to the board. Callers match on it; `Display` says it in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +123,7 @@ pub struct Board {
     history: Vec<(Pos, Color)>,
     to_move: Color,
     /// Patterns of both colours per key (`pattern::pair_table`).
-    pairs: &'static [u8],
+    pairs: &'static PairTable,
 }
 
 impl Board {
@@ -122,7 +144,7 @@ impl Board {
             hash: 0,
             history: Vec::with_capacity(width * height),
             to_move: Color::Black,
-            pairs: pattern::pair_table(rule),
+            pairs: pair_array(rule),
         };
         for y in 0..height {
             for x in 0..width {
@@ -162,7 +184,7 @@ impl Board {
     /// Changes the rule, keeping the stones.
     pub fn set_rule(&mut self, rule: Rule) {
         self.rule = rule;
-        self.pairs = pattern::pair_table(rule);
+        self.pairs = pair_array(rule);
     }
 
     /// The square at (x, y) if it lies on this board.
@@ -284,12 +306,12 @@ impl Board {
         self.hash ^= ZOBRIST[c.index()][p.index()] ^ ZOBRIST_SIDE;
         self.history.push((p, c));
         self.to_move = c.opposite();
-        let i = p.index() as isize;
+        let w = self.key_window(p);
         for (d, &step) in DIR_STEP.iter().enumerate() {
             for k in 1..=PAD as isize {
                 // The cell k steps ahead sees p at offset -k; the cell behind sees it at +k.
-                self.keys[(i + k * step) as usize][d] |= code << (2 * slot(-k));
-                self.keys[(i - k * step) as usize][d] |= code << (2 * slot(k));
+                w[(REACH as isize + k * step) as usize][d] |= code << (2 * slot(-k));
+                w[(REACH as isize - k * step) as usize][d] |= code << (2 * slot(k));
             }
         }
         #[cfg(debug_assertions)]
@@ -317,14 +339,14 @@ impl Board {
     /// What a stone of colour `c` on the empty square `p` would make in direction `d`.
     #[inline]
     pub fn pattern(&self, p: Pos, d: usize, c: Color) -> Pattern {
-        Pattern::from_u8(self.pairs[self.keys[p.index()][d] as usize] >> (4 * c.index()) & 15)
+        Pattern::from_u8(self.pattern_pair(p, d) >> (4 * c.index()) & 15)
     }
 
     /// Both colours' patterns of the empty square `p` in direction `d`: black's in the low
     /// nibble, white's in the high one (one table read for the two).
     #[inline]
     pub fn pattern_pair(&self, p: Pos, d: usize) -> u8 {
-        self.pairs[self.keys[p.index()][d] as usize]
+        pair_of(self.pairs, self.keys[p.index()][d])
     }
 
     /// The four line patterns of a stone of colour `c` on `p`.
@@ -334,10 +356,10 @@ impl Board {
         let k = &self.keys[p.index()];
         let s = 4 * c.index();
         [
-            Pattern::from_u8(t[k[0] as usize] >> s & 15),
-            Pattern::from_u8(t[k[1] as usize] >> s & 15),
-            Pattern::from_u8(t[k[2] as usize] >> s & 15),
-            Pattern::from_u8(t[k[3] as usize] >> s & 15),
+            Pattern::from_u8(pair_of(t, k[0]) >> s & 15),
+            Pattern::from_u8(pair_of(t, k[1]) >> s & 15),
+            Pattern::from_u8(pair_of(t, k[2]) >> s & 15),
+            Pattern::from_u8(pair_of(t, k[3]) >> s & 15),
         ]
     }
 
@@ -419,13 +441,21 @@ impl Board {
     #[inline]
     fn lift(&mut self, p: Pos) {
         self.cells[p.index()] = 0;
-        let i = p.index() as isize;
+        let w = self.key_window(p);
         for (d, &step) in DIR_STEP.iter().enumerate() {
             for k in 1..=PAD as isize {
-                self.keys[(i + k * step) as usize][d] &= !(3 << (2 * slot(-k)));
-                self.keys[(i - k * step) as usize][d] &= !(3 << (2 * slot(k)));
+                w[(REACH as isize + k * step) as usize][d] &= !(3 << (2 * slot(-k)));
+                w[(REACH as isize - k * step) as usize][d] &= !(3 << (2 * slot(k)));
             }
         }
+    }
+
+    /// The keys of the cells within `REACH` of the on-board square `p` (`p` at index `REACH`).
+    #[inline]
+    fn key_window(&mut self, p: Pos) -> &mut KeyWindow {
+        let i = p.index();
+        let w = &mut self.keys[i - REACH..=i + REACH];
+        w.try_into().expect("the window has 2 * REACH + 1 cells")
     }
 
     /// Line keys computed from the stones alone (the reference for the incremental update).

@@ -111,7 +111,7 @@ pub(crate) const EVAL_CAP: i32 = 250;
 pub(crate) const TEMPO: (i32, i32) = (3, 16);
 
 /// The combination table is indexed by the four patterns packed in nibbles.
-const COMBOS: usize = 1 << 16;
+pub(crate) const COMBOS: usize = 1 << 16;
 
 /// Index of four line patterns into the combination table.
 #[inline]

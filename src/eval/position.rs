@@ -2,10 +2,10 @@
 //! make/unmake only on the squares whose line keys changed, with bit sets of the squares that
 //! make fives, open fours and fours, and of the candidate squares near the stones.
 
-use super::{combo_table, info_score, info_shape, Shape, SquareInfo};
-use super::{EVAL_CAP, FORBIDDEN, MAYBE_FORBIDDEN, TEMPO};
+use super::{combo_table, info_score, info_shape, Shape, SquareInfo, COMBOS};
+use super::{EVAL_CAP, FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
 use crate::board::pattern::pair_table;
-use crate::board::{Board, Color, Pos, Rule, NCELLS};
+use crate::board::{Board, Color, Pos, Rule, NCELLS, STRIDE};
 use std::sync::OnceLock;
 
 /// Words of a bit set over the padded grid.
@@ -19,41 +19,15 @@ const SET_FLEX4: usize = 1;
 const SET_FOUR: usize = 2;
 const NSETS: usize = 3;
 
-/// Squares whose neighbourhood makes a candidate: distance 2 in a box, 3 along the lines.
-const NEAR: [(i32, i32); 32] = [
-    (-2, -2),
-    (-1, -2),
-    (0, -2),
-    (1, -2),
-    (2, -2),
-    (-2, -1),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (2, -1),
-    (-2, 0),
-    (-1, 0),
-    (1, 0),
-    (2, 0),
-    (-2, 1),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (2, 1),
-    (-2, 2),
-    (-1, 2),
-    (0, 2),
-    (1, 2),
-    (2, 2),
-    (-3, -3),
-    (0, -3),
-    (3, -3),
-    (-3, 0),
-    (3, 0),
-    (-3, 3),
-    (0, 3),
-    (3, 3),
+/// Squares whose neighbourhood makes a candidate: distance 2 in a box, 3 along the lines. Row
+/// `dy + 3` holds the columns `dx + 3` of the squares `dy` rows away, as a 7-bit mask.
+const NEAR_ROWS: [u128; 7] = [
+    0b1001001, 0b0111110, 0b0111110, 0b1110111, 0b0111110, 0b0111110, 0b1001001,
 ];
+/// How far the neighbourhood reaches in grid indices, and the bit-set words a make may change
+/// (the 259 bits around the square span six words at most).
+const NEAR_REACH: usize = 3 * STRIDE + 3;
+const NEAR_WORDS: usize = 6;
 
 /// Under freestyle a line pattern depends only on the four squares each side (a five through
 /// the square lies within them), so the outermost slot of each side of a line key (2 bits at
@@ -61,15 +35,43 @@ const NEAR: [(i32, i32); 32] = [
 /// 1 MiB one of the full keys does not (its lookups were the incremental update's main cost).
 const FREE_SHIFT: u32 = 2;
 const FREE_MASK: u32 = 0xffff;
+/// Fixed-size tables: a 16-bit index needs no bounds check.
+type FreeTable = [u8; FREE_MASK as usize + 1];
+type ComboTable = [SquareInfo; COMBOS];
 
-fn free_pairs() -> &'static [u8] {
-    static TABLE: OnceLock<Box<[u8]>> = OnceLock::new();
+fn free_pairs() -> &'static FreeTable {
+    static TABLE: OnceLock<Box<FreeTable>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let full = pair_table(Rule::Freestyle);
-        (0..=FREE_MASK)
+        let t: Box<[u8]> = (0..=FREE_MASK)
             .map(|k| full[(k << FREE_SHIFT) as usize])
-            .collect()
+            .collect();
+        t.try_into().expect("one entry per compact key")
     })
+}
+
+/// The shape bits of a square info: a change there may move the square between bit sets.
+const SHAPE_BITS: SquareInfo = 0xf << SHAPE_SHIFT;
+
+/// The state of one square before a make changed it: both colours' packed patterns (black's
+/// in the low half) and infos.
+#[derive(Clone, Copy)]
+struct Saved {
+    index: u16,
+    pats: u32,
+    info: [SquareInfo; 2],
+}
+
+/// What a make saves besides the squares: the start of its `Saved` entries, and the totals and
+/// shape counts, which unmake puts back whole instead of undoing each square's share.
+#[derive(Clone, Copy)]
+struct Mark {
+    undo: u32,
+    total: [i32; 2],
+    counts: [[u16; 7]; 2],
+    /// The candidate words around the move, from `cand_at`.
+    cand: [u64; NEAR_WORDS],
+    cand_at: u16,
 }
 
 /// The square of a padded-grid index.
@@ -107,21 +109,23 @@ pub struct Position {
     board: Board,
     renju: bool,
     freestyle: bool,
-    combos: &'static [SquareInfo],
+    combos: &'static ComboTable,
     /// `free_pairs()` under freestyle.
-    free: Option<&'static [u8]>,
+    free: Option<&'static FreeTable>,
     info: Box<[[SquareInfo; 2]]>,
-    /// The four line patterns of each empty square per colour, packed in nibbles.
-    pats: Box<[[u16; 2]]>,
+    /// The four line patterns of each empty square, packed in nibbles: black's in the low 16
+    /// bits, white's in the high 16.
+    pats: Box<[u32]>,
     total: [i32; 2],
     sets: [[Bits; NSETS]; 2],
     counts: [[u16; 7]; 2],
-    near: Box<[u8]>,
+    /// Squares that are no candidates whatever the stones: occupied or off the board.
+    blocked: Bits,
     cand: Bits,
-    /// What `make` changed, for `unmake` to put back instead of recomputing: (square index,
-    /// colour, old packed patterns, old info), with `marks` holding each make's start.
-    undo: Vec<(u16, u8, u16, SquareInfo)>,
-    marks: Vec<u32>,
+    /// What `make` changed, for `unmake` to put back instead of recomputing, with `marks`
+    /// holding each make's start.
+    undo: Vec<Saved>,
+    marks: Vec<Mark>,
 }
 
 /// Undo entries reserved up front (a make changes about 30): deep lines never reallocate.
@@ -133,32 +137,44 @@ impl Position {
             board: board.clone(),
             renju: board.rule() == Rule::Renju,
             freestyle: board.rule() == Rule::Freestyle,
-            combos: combo_table(),
+            combos: combo_table()
+                .try_into()
+                .expect("one entry per pattern tuple"),
             free: (board.rule() == Rule::Freestyle).then(free_pairs),
             info: vec![[0; 2]; NCELLS].into_boxed_slice(),
-            pats: vec![[0; 2]; NCELLS].into_boxed_slice(),
+            pats: vec![0; NCELLS].into_boxed_slice(),
             total: [0; 2],
             sets: [[[0; WORDS]; NSETS]; 2],
             counts: [[0; 7]; 2],
-            near: vec![0; NCELLS].into_boxed_slice(),
+            blocked: [0; WORDS],
             cand: [0; WORDS],
             undo: Vec::with_capacity(UNDO_RESERVE),
             marks: Vec::with_capacity(256),
         };
-        let stones: Vec<Pos> = board.history().iter().map(|&(p, _)| p).collect();
-        for p in stones {
-            pos.add_near(p);
-        }
+        pos.rebuild_candidates();
         let squares: Vec<Pos> = pos.board.squares().collect();
         for p in squares {
             if pos.board.is_empty(p) {
                 pos.refresh(p);
-                if pos.near[p.index()] > 0 {
-                    bit_set(&mut pos.cand, p.index());
-                }
             }
         }
         pos
+    }
+
+    /// Computes the blocked squares and the candidates from the board.
+    fn rebuild_candidates(&mut self) {
+        for (i, w) in self.blocked.iter_mut().enumerate() {
+            *w = 0;
+            for b in 0..64 {
+                let free = Pos::from_index(i * 64 + b).is_some_and(|q| self.board.is_empty(q));
+                *w |= (!free as u64) << b;
+            }
+        }
+        self.cand = [0; WORDS];
+        for k in 0..self.board.history().len() {
+            let p = self.board.history()[k].0;
+            self.add_near(p);
+        }
     }
 
     #[inline]
@@ -258,18 +274,21 @@ impl Position {
     #[inline]
     pub fn make(&mut self, p: Pos) {
         self.board.make(p);
-        self.add_near(p);
+        let at = (p.index() - NEAR_REACH) >> 6;
+        self.marks.push(Mark {
+            undo: self.undo.len() as u32,
+            total: self.total,
+            counts: self.counts,
+            cand: self.cand[at..at + NEAR_WORDS]
+                .try_into()
+                .expect("six words"),
+            cand_at: at as u16,
+        });
+        bit_set(&mut self.blocked, p.index());
         bit_clear(&mut self.cand, p.index());
-        self.marks.push(self.undo.len() as u32);
-        let i = p.index();
+        self.add_near(p);
+        self.save(p.index());
         for c in Color::BOTH {
-            let old = (
-                i as u16,
-                c.index() as u8,
-                self.pats[i][c.index()],
-                self.info[i][c.index()],
-            );
-            self.undo.push(old);
             self.set(p, 0, c);
         }
         self.refresh_lines(p);
@@ -279,27 +298,48 @@ impl Position {
     #[inline]
     pub fn unmake(&mut self) -> Pos {
         let p = self.board.unmake();
-        self.remove_near(p);
-        if self.near[p.index()] > 0 {
-            bit_set(&mut self.cand, p.index());
-        }
+        bit_clear(&mut self.blocked, p.index());
         let Some(mark) = self.marks.pop() else {
             // A move from before this position was built: recomputed from the board.
+            self.rebuild_candidates();
             self.refresh(p);
             self.refresh_lines(p);
             self.undo.clear();
             return p;
         };
-        let mark = mark as usize;
-        while self.undo.len() > mark {
-            let Some((i, c, pats, info)) = self.undo.pop() else {
-                break;
-            };
-            let c = if c == 0 { Color::Black } else { Color::White };
-            self.pats[i as usize][c.index()] = pats;
-            self.set(pos_of(i as usize), info, c);
+        let at = mark.cand_at as usize;
+        self.cand[at..at + NEAR_WORDS].copy_from_slice(&mark.cand);
+        // Totals and counts come back whole; the squares get their infos back, and move
+        // between bit sets only where their shape changed.
+        self.total = mark.total;
+        self.counts = mark.counts;
+        for s in self.undo.drain(mark.undo as usize..).rev() {
+            let i = s.index as usize;
+            self.pats[i] = s.pats;
+            let now = self.info[i];
+            for (ci, (&cur, &old)) in now.iter().zip(s.info.iter()).enumerate() {
+                if (cur ^ old) & SHAPE_BITS != 0 {
+                    if let Some(k) = set_of(info_shape(cur)) {
+                        bit_clear(&mut self.sets[ci][k], i);
+                    }
+                    if let Some(k) = set_of(info_shape(old)) {
+                        bit_set(&mut self.sets[ci][k], i);
+                    }
+                }
+            }
+            self.info[i] = s.info;
         }
         p
+    }
+
+    /// Saves the state of square `i` for `unmake`.
+    #[inline]
+    fn save(&mut self, i: usize) {
+        self.undo.push(Saved {
+            index: i as u16,
+            pats: self.pats[i],
+            info: self.info[i],
+        });
     }
 
     /// Recomputes the line pattern in direction `d` of the empty square `p`.
@@ -309,26 +349,23 @@ impl Position {
         let pair = match self.free {
             Some(t) => t[(self.board.key(p, d) >> FREE_SHIFT & FREE_MASK) as usize],
             None => self.board.pattern_pair(p, d),
-        } as u16;
-        for c in Color::BOTH {
-            let pat = pair >> (4 * c.index()) & 15;
-            let slot = &mut self.pats[p.index()][c.index()];
-            let packed = (*slot & !(15 << shift)) | pat << shift;
-            // A renju foul can change with any stone on its lines, even when the pattern of
-            // this line stays the same: recheck those squares every time.
-            if packed == *slot
-                && !(self.renju
-                    && c == Color::Black
-                    && self.info[p.index()][0] & MAYBE_FORBIDDEN != 0)
-            {
-                continue;
-            }
-            let old = *slot;
-            *slot = packed;
-            let i = p.index();
-            self.undo
-                .push((i as u16, c.index() as u8, old, self.info[i][c.index()]));
-            self.apply(p, c, packed);
+        } as u32;
+        let i = p.index();
+        let old = self.pats[i];
+        let new = (old & !(0xf000f << shift)) | ((pair & 15) | (pair >> 4) << 16) << shift;
+        // A renju foul can change with any stone on its lines, even when the pattern of this
+        // line stays the same: recheck those squares every time.
+        let recheck = self.renju && self.info[i][0] & MAYBE_FORBIDDEN != 0;
+        if new == old && !recheck {
+            return;
+        }
+        self.save(i);
+        self.pats[i] = new;
+        if new as u16 != old as u16 || recheck {
+            self.apply(p, Color::Black, new as u16);
+        }
+        if new >> 16 != old >> 16 {
+            self.apply(p, Color::White, (new >> 16) as u16);
         }
     }
 
@@ -343,23 +380,16 @@ impl Position {
         self.set(p, v, c);
     }
 
+    /// Adds the empty squares near the stone `p` to the candidates, a row of the
+    /// neighbourhood at a time (a 7-bit mask may straddle two words).
+    #[inline]
     fn add_near(&mut self, p: Pos) {
-        for &(dx, dy) in NEAR.iter() {
-            let q = p.step(0, dx as isize).step(1, dy as isize);
-            self.near[q.index()] += 1;
-            if self.board.is_empty(q) {
-                bit_set(&mut self.cand, q.index());
-            }
-        }
-    }
-
-    fn remove_near(&mut self, p: Pos) {
-        for &(dx, dy) in NEAR.iter() {
-            let q = p.step(0, dx as isize).step(1, dy as isize).index();
-            self.near[q] -= 1;
-            if self.near[q] == 0 {
-                bit_clear(&mut self.cand, q);
-            }
+        let start = p.index() - NEAR_REACH;
+        for (r, &mask) in NEAR_ROWS.iter().enumerate() {
+            let bit = start + r * STRIDE;
+            let (w, m) = (bit >> 6, mask << (bit & 63));
+            self.cand[w] |= m as u64 & !self.blocked[w];
+            self.cand[w + 1] |= (m >> 64) as u64 & !self.blocked[w + 1];
         }
     }
 
@@ -386,15 +416,17 @@ impl Position {
     /// Recomputes the info of the empty square `p` for both colours.
     #[inline]
     fn refresh(&mut self, p: Pos) {
+        let mut both = 0;
         for c in Color::BOTH {
             let pats = self.board.patterns(p, c);
             let packed = pats[0] as u16
                 | (pats[1] as u16) << 4
                 | (pats[2] as u16) << 8
                 | (pats[3] as u16) << 12;
-            self.pats[p.index()][c.index()] = packed;
+            both |= (packed as u32) << (16 * c.index());
             self.apply(p, c, packed);
         }
+        self.pats[p.index()] = both;
     }
 
     #[inline]
@@ -431,7 +463,7 @@ impl Position {
             && fresh.total == self.total
             && fresh.sets == self.sets
             && fresh.counts == self.counts
-            && fresh.near == self.near
+            && fresh.blocked == self.blocked
             && fresh.cand == self.cand
     }
 }
@@ -457,8 +489,8 @@ mod tests {
     use super::*;
     use crate::board::notation::{parse_move_list, Rows};
 
-    fn random_game(rule: Rule, seed: u64, plies: usize) {
-        let b = Board::new(15, 15, rule).unwrap();
+    fn random_game(rule: Rule, size: usize, seed: u64, plies: usize) {
+        let b = Board::new(size, size, rule).unwrap();
         let mut pos = Position::new(&b);
         let mut s = seed;
         let mut played = 0;
@@ -466,8 +498,8 @@ mod tests {
             s = s
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let x = (s >> 33) as usize % 15;
-            let y = (s >> 45) as usize % 15;
+            let x = (s >> 33) as usize % size;
+            let y = (s >> 45) as usize % size;
             let p = Pos::new(x, y);
             if !pos.board().is_empty(p) {
                 continue;
@@ -494,8 +526,10 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            random_game(rule, 17 + i as u64, 120);
+            random_game(rule, 15, 17 + i as u64, 120);
         }
+        // The largest board: the candidate words of its last rows are the last of the set.
+        random_game(Rule::Freestyle, 32, 5, 400);
     }
 
     #[test]

@@ -74,6 +74,10 @@ fn flex4(pats: [Pattern; 4]) -> bool {
 
 /// Whether `c` has a legal square making an open four or two fours; returns it.
 pub fn legal_flex4(pos: &mut Position, c: Color) -> Option<Pos> {
+    // Most nodes have none: the count answers without scanning the set.
+    if pos.count(c, Shape::Flex4) == 0 {
+        return None;
+    }
     let mut found = None;
     let set = *pos.flex4s(c);
     for_each_bit(&set, |p| {

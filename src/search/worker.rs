@@ -423,14 +423,14 @@ impl<'s> Worker<'s> {
         let n = moves.len();
         let lmp = 3 + depth as usize;
         for i in 0..n {
-            let mut j = i;
-            for k in i + 1..n {
-                if moves[k].score > moves[j].score
-                    || (moves[k].score == moves[j].score && moves[k].pos < moves[j].pos)
-                {
-                    j = k;
-                }
-            }
+            // The best remaining move: highest score, then lowest square. One integer key per
+            // move (no two squares tie) keeps this scan branch-free.
+            let key = |m: &ScoredMove| (m.score as i64) << 16 | (0xffff - m.pos.index() as i64);
+            let j = moves[i..]
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, m)| key(m))
+                .map_or(i, |(k, _)| i + k);
             moves.swap(i, j);
             let m = moves[i].pos;
             let my_shape = self.pos.shape(m, me);
