@@ -991,3 +991,42 @@ fn dfpn_table_size_can_be_set() {
         assert_eq!(s.dfpn.slots_len(), 1 << bits);
     }
 }
+
+#[test]
+fn killers_move_the_last_winning_attacks_of_a_ply_to_the_front() {
+    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    b.play(Pos::new(7, 7)).unwrap();
+    let mut sv = Solver::new();
+    let stop = AtomicBool::new(false);
+    let mut s = Search::begin(&mut sv, &b, &ThreatLimits::default(), Some(&stop));
+    let list = [
+        Pos::new(1, 1),
+        Pos::new(2, 2),
+        Pos::new(3, 3),
+        Pos::new(4, 4),
+    ];
+    let fill = |s: &mut Search| {
+        s.sv.moves.clear();
+        s.sv.moves.extend(list.iter().map(|&p| (0, p)));
+    };
+    // No killer yet: the order stays.
+    fill(&mut s);
+    s.promote_killers(&b, 0, 4);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq(list));
+    // Two killers at this ply, the most recent first; the rest keep their order.
+    s.record_killer(&b, Pos::new(3, 3));
+    s.record_killer(&b, Pos::new(4, 4));
+    s.record_killer(&b, Pos::new(4, 4));
+    fill(&mut s);
+    s.promote_killers(&b, 0, 4);
+    let got: Vec<Pos> = s.sv.moves.iter().map(|m| m.1).collect();
+    assert_eq!(got, [list[3], list[2], list[0], list[1]]);
+    // A killer outside the range, or of another ply, changes nothing.
+    fill(&mut s);
+    s.promote_killers(&b, 0, 2);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq(list));
+    b.make(Pos::new(9, 9));
+    fill(&mut s);
+    s.promote_killers(&b, 0, 4);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq(list));
+}

@@ -277,6 +277,7 @@ impl Search<'_, '_> {
         }
         if mhi - mlo > 1 {
             self.order_by_defences(b, d, mlo, mhi);
+            self.promote_killers(b, mlo, mhi);
         }
         for i in mlo..mhi {
             let m = self.sv.moves[i].1;
@@ -287,11 +288,43 @@ impl Search<'_, '_> {
             b.make(m);
             let r = self.and_node(b, d - cost);
             b.unmake();
+            if r == Res::Win {
+                self.record_killer(b, m);
+            }
             if r != Res::NoWin {
                 return r;
             }
         }
         Res::NoWin
+    }
+
+    /// Moves the killers of this ply (attacks that won in a sibling subtree) to the front of
+    /// `moves[lo..hi]`, first killer first: the same threat usually wins again after another
+    /// defence. (Killer defences, tried first at defender nodes, lost on the game positions.)
+    pub(super) fn promote_killers(&mut self, b: &Board, lo: usize, hi: usize) {
+        let ply = b.move_count() - self.sv.root_len;
+        let Some(k) = self.sv.killers.get(ply) else {
+            return;
+        };
+        for &p in k.iter().rev() {
+            if p == Pos::NONE {
+                continue;
+            }
+            if let Some(j) = (lo..hi).find(|&j| self.sv.moves[j].1 == p) {
+                self.sv.moves[lo..=j].rotate_right(1);
+            }
+        }
+    }
+
+    /// Records `m` as the first killer of this ply (see `promote_killers`).
+    pub(super) fn record_killer(&mut self, b: &Board, m: Pos) {
+        let ply = b.move_count() - self.sv.root_len;
+        if let Some(k) = self.sv.killers.get_mut(ply) {
+            if k[0] != m {
+                k[1] = k[0];
+                k[0] = m;
+            }
+        }
     }
 
     /// When the defender, given the move, has a VCF, an attack that is no four and leaves that
