@@ -588,7 +588,7 @@ impl Search<'_, '_> {
             return self.vcf_threat_defences(b, a, d, clo, chi);
         }
         // The attacker threatens no five yet: a VCF of the defender's own comes first and wins.
-        if self.defender_vcf(b) {
+        if self.defender_vcf_from(b, clo, chi) {
             return None;
         }
         // Candidates: the threat squares, the squares on their four lines, counter-fours.
@@ -664,6 +664,25 @@ impl Search<'_, '_> {
     /// under a small node budget. The attacker's replies to it are blocks or counter-fours,
     /// which the VCF handles, so a VCF found refutes whatever slower threat the attacker has.
     pub(super) fn defender_vcf(&mut self, b: &mut Board) -> bool {
+        self.defender_budget(|s| s.vcf_root(b, UNLIMITED))
+    }
+
+    /// `defender_vcf` when the caller's board scan has stacked the defender's four squares on
+    /// `cands[lo..hi]` (in board order) and neither side has a five: the same search (the same
+    /// nodes counted) without scanning the board again.
+    fn defender_vcf_from(&mut self, b: &mut Board, lo: usize, hi: usize) -> bool {
+        self.defender_budget(|s| {
+            if s.tick() {
+                Res::Abort
+            } else {
+                s.vcf_from(b, UNLIMITED, None, lo, hi)
+            }
+        })
+    }
+
+    /// Runs a VCF of the defender's under `DEFENDER_VCF_BUDGET`, restoring the running VCF's
+    /// state after it; whether it won.
+    fn defender_budget(&mut self, run: impl FnOnce(&mut Self) -> Res) -> bool {
         let saved = (
             self.sv.vcf_cut,
             self.sv.vcf_base,
@@ -671,7 +690,7 @@ impl Search<'_, '_> {
             self.sv.vcf_stop,
         );
         self.sv.vcf_budget = DEFENDER_VCF_BUDGET;
-        let r = self.vcf_root(b, UNLIMITED);
+        let r = run(self);
         (
             self.sv.vcf_cut,
             self.sv.vcf_base,
