@@ -505,6 +505,10 @@ impl Search<'_, '_> {
         let mut n = 0;
         let mut threats = [Pos::NONE; 32];
         let mut nt = 0;
+        // The attacker's four squares too, in board order, for the VCF-threat check (None
+        // past the array: that check then scans for itself).
+        let mut fours = [Pos::NONE; 64];
+        let mut nf = 0;
         let clo = self.sv.cands.len();
         for y in 0..b.height() {
             for x in 0..b.width() {
@@ -530,9 +534,16 @@ impl Search<'_, '_> {
                             af[n] = p;
                             n += 1;
                         }
-                    } else if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2)
-                        && nt < threats.len()
-                    {
+                        continue;
+                    }
+                    let fc = four_count(&pats);
+                    if fc > 0 {
+                        if nf < fours.len() {
+                            fours[nf] = p;
+                        }
+                        nf += 1;
+                    }
+                    if (pats.contains(&Pattern::F4) || fc >= 2) && nt < threats.len() {
                         threats[nt] = p;
                         nt += 1;
                     }
@@ -540,7 +551,8 @@ impl Search<'_, '_> {
             }
         }
         let chi = self.sv.cands.len();
-        let r = self.defences_from(b, a, d, &af[..n], &mut threats[..nt], clo, chi);
+        let fours = (nf <= fours.len()).then_some(&fours[..nf.min(fours.len())]);
+        let r = self.defences_from(b, a, d, &af[..n], &mut threats[..nt], (clo, chi), fours);
         self.sv.cands.truncate(clo);
         let _ = strict;
         r
@@ -554,8 +566,8 @@ impl Search<'_, '_> {
         d: u32,
         af: &[Pos],
         threats: &mut [Pos],
-        clo: usize,
-        chi: usize,
+        (clo, chi): (usize, usize),
+        fours: Option<&[Pos]>,
     ) -> Option<()> {
         let o = a.opposite();
         let strict = self.sv.strict;
@@ -585,7 +597,7 @@ impl Search<'_, '_> {
         }
         let threats = &threats[..nt];
         if threats.is_empty() {
-            return self.vcf_threat_defences(b, a, d, clo, chi);
+            return self.vcf_threat_defences(b, a, d, (clo, chi), fours);
         }
         // The attacker threatens no five yet: a VCF of the defender's own comes first and wins.
         if self.defender_vcf_from(b, clo, chi) {
@@ -708,8 +720,8 @@ impl Search<'_, '_> {
         b: &mut Board,
         a: Color,
         d: u32,
-        clo: usize,
-        chi: usize,
+        (clo, chi): (usize, usize),
+        fours: Option<&[Pos]>,
     ) -> Option<()> {
         let o = a.opposite();
         let strict = self.sv.strict;
@@ -719,7 +731,22 @@ impl Search<'_, '_> {
         }
         b.set_side_to_move(a);
         let vd = self.vcf_depth_at(d);
-        let r = self.vcf_root(b, vd);
+        let r = match fours {
+            // What `vcf_root` would find scanning (no five on either side): the same search.
+            Some(f) if vd > 0 => {
+                if self.tick() {
+                    Res::Abort
+                } else {
+                    let lo = self.sv.cands.len();
+                    self.sv.cands.extend_from_slice(f);
+                    let hi = self.sv.cands.len();
+                    let r = self.vcf_from(b, vd, None, lo, hi);
+                    self.sv.cands.truncate(lo);
+                    r
+                }
+            }
+            _ => self.vcf_root(b, vd),
+        };
         b.set_side_to_move(o);
         if r != Res::Win {
             if self.sv.vcf_cut {
