@@ -94,6 +94,8 @@ const FUKUMI_COST: u32 = 3;
 const CLOCK_MASK: u64 = 63;
 /// Capacity of the candidate stack (squares over all plies of one search).
 const CAND_CAP: usize = 1 << 16;
+/// Plies below the search root that keep killer moves.
+const KILLER_PLIES: usize = 256;
 /// Default hash table: 2^20 entries of 12 bytes.
 const DEFAULT_TT_BITS: u32 = 20;
 
@@ -149,6 +151,11 @@ pub struct Solver {
     dfpn_stack: Vec<(u32, u32)>,
     /// Size (log2 of entries) of the df-pn table.
     dfpn_bits: u32,
+    /// Killer moves per ply below the root: the last two attacks that won there, most recent
+    /// first (`Pos::NONE` when empty).
+    killers: Vec<[Pos; 2]>,
+    /// Per colour and square: whether an attack there won at some node of this search.
+    won: Vec<bool>,
 }
 
 impl Default for Solver {
@@ -195,6 +202,8 @@ impl Solver {
             dfpn: dfpn::DfpnTable::new(),
             dfpn_stack: Vec::with_capacity(4096),
             dfpn_bits: dfpn::DFPN_TT_BITS,
+            killers: vec![[Pos::NONE; 2]; KILLER_PLIES],
+            won: vec![false; 2 * NCELLS],
         }
     }
 
@@ -209,6 +218,13 @@ impl Solver {
     /// what it depends on (attacker, search kind) and cut-off results last one search only.
     pub fn clear(&mut self) {
         self.tt.clear();
+    }
+
+    /// Starts a VCT search: a new table generation, no killers, no attack known to win.
+    fn new_search(&mut self) {
+        self.tt.new_generation();
+        self.killers.iter_mut().for_each(|k| *k = [Pos::NONE; 2]);
+        self.won.iter_mut().for_each(|w| *w = false);
     }
 
     /// Nodes visited by the last search.
@@ -235,7 +251,7 @@ impl Solver {
         // of the iterative deepening (attacks build on the attacker's last moves; its wins are
         // sound, its NoWin is not), then on large budgets df-pn (it proves wins, never NoWin),
         // then the full iterative deepening with the rest.
-        self.tt.new_generation();
+        self.new_search();
         let bounded = limits.deadline.is_some() || limits.max_nodes != u64::MAX;
         let part = |used: u64, sixteenths: u32| {
             let now = Instant::now();
@@ -318,7 +334,7 @@ impl Solver {
         stop: &AtomicBool,
         max_tree: usize,
     ) -> Proof {
-        self.tt.new_generation();
+        self.new_search();
         let mut s = Search::begin(self, board, limits, Some(stop));
         let r = s.pns_root(board, max_tree);
         s.sv.pn.clear();
@@ -333,7 +349,7 @@ impl Solver {
         limits: &ThreatLimits,
         stop: &AtomicBool,
     ) -> Proof {
-        self.tt.new_generation();
+        self.new_search();
         let mut s = Search::begin(self, board, limits, Some(stop));
         let r = s.dfpn_root(board);
         s.finish(r)
@@ -350,7 +366,7 @@ impl Solver {
         stop: &AtomicBool,
         max_moves: u32,
     ) -> Proof {
-        self.tt.new_generation();
+        self.new_search();
         let mut s = Search::begin(self, board, limits, Some(stop));
         s.sv.strict = true;
         // "Within N moves" asks for exactness: no budget on the inner VCFs.

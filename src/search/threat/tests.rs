@@ -991,3 +991,61 @@ fn dfpn_table_size_can_be_set() {
         assert_eq!(s.dfpn.slots_len(), 1 << bits);
     }
 }
+
+#[test]
+fn killers_move_the_last_winning_attacks_of_a_ply_to_the_front() {
+    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    b.play(Pos::new(7, 7)).unwrap();
+    let mut sv = Solver::new();
+    let stop = AtomicBool::new(false);
+    let mut s = Search::begin(&mut sv, &b, &ThreatLimits::default(), Some(&stop));
+    let list = [
+        Pos::new(1, 1),
+        Pos::new(2, 2),
+        Pos::new(3, 3),
+        Pos::new(4, 4),
+    ];
+    let fill = |s: &mut Search| {
+        s.sv.moves.clear();
+        s.sv.moves.extend(list.iter().map(|&p| (0, p)));
+    };
+    // No killer yet: the order stays.
+    fill(&mut s);
+    s.promote_killers(&b, 0, 4);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq(list));
+    // Two killers at this ply, the most recent first; the rest keep their order.
+    s.record_killer(&b, Pos::new(3, 3));
+    s.record_killer(&b, Pos::new(4, 4));
+    s.record_killer(&b, Pos::new(4, 4));
+    fill(&mut s);
+    s.promote_killers(&b, 0, 4);
+    let got: Vec<Pos> = s.sv.moves.iter().map(|m| m.1).collect();
+    assert_eq!(got, [list[3], list[2], list[0], list[1]]);
+    // A killer outside the range, or of another ply, changes nothing.
+    fill(&mut s);
+    s.promote_killers(&b, 0, 2);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq(list));
+    b.make(Pos::new(9, 9));
+    fill(&mut s);
+    s.promote_killers(&b, 0, 4);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq(list));
+}
+
+#[test]
+fn attacks_that_won_before_come_first_then_by_score() {
+    let b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    let mut sv = Solver::new();
+    let mut s = Search::begin(&mut sv, &b, &ThreatLimits::default(), None);
+    let (p, q, r) = (Pos::new(1, 1), Pos::new(2, 2), Pos::new(3, 3));
+    s.sv.moves.clear();
+    s.sv.moves.extend([(30, p), (20, q), (10, r)]);
+    // Nothing won yet: by score.
+    s.prefer_won_attacks(Color::Black, 0, 3);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq([p, q, r]));
+    // r won for black: first for black, not for white.
+    s.sv.won[Color::Black.index() * NCELLS + r.index()] = true;
+    s.prefer_won_attacks(Color::White, 0, 3);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq([p, q, r]));
+    s.prefer_won_attacks(Color::Black, 0, 3);
+    assert!(s.sv.moves.iter().map(|m| m.1).eq([r, p, q]));
+}

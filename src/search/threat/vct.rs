@@ -8,7 +8,8 @@
 use super::tt::Entry;
 use super::vcf::MAX_REPLIES;
 use super::{any_legal, four_count, legal, near, shape_score, Res, Search, FUKUMI_COST, UNLIMITED};
-use crate::board::{Board, Color, Pattern, Pos, Rule};
+use crate::board::{Board, Color, Pattern, Pos, Rule, NCELLS};
+use std::cmp::Reverse;
 
 const SALT: u64 = 0x2545_F491_4F6C_DD1D;
 const SALT_STRICT: u64 = 0x9E6C_63D0_676A_9A99;
@@ -277,6 +278,8 @@ impl Search<'_, '_> {
         }
         if mhi - mlo > 1 {
             self.order_by_defences(b, d, mlo, mhi);
+            self.prefer_won_attacks(a, mlo, mhi);
+            self.promote_killers(b, mlo, mhi);
         }
         for i in mlo..mhi {
             let m = self.sv.moves[i].1;
@@ -287,11 +290,54 @@ impl Search<'_, '_> {
             b.make(m);
             let r = self.and_node(b, d - cost);
             b.unmake();
+            if r == Res::Win {
+                self.record_killer(b, m);
+                self.sv.won[a.index() * NCELLS + m.index()] = true;
+            }
             if r != Res::NoWin {
                 return r;
             }
         }
         Res::NoWin
+    }
+
+    /// Sorts `moves[lo..hi]` with the attacks of `a` that already won somewhere in this search
+    /// first, each part by score: a threat square that won once often wins again elsewhere
+    /// (measured on the game positions: 49 -> 52 proven at 300k nodes).
+    pub(super) fn prefer_won_attacks(&mut self, a: Color, lo: usize, hi: usize) {
+        let won = &self.sv.won[a.index() * NCELLS..][..NCELLS];
+        self.sv.moves[lo..hi].sort_unstable_by_key(|&(score, p)| {
+            (Reverse(won[p.index()]), Reverse(score), p.index())
+        });
+    }
+
+    /// Moves the killers of this ply (attacks that won in a sibling subtree) to the front of
+    /// `moves[lo..hi]`, first killer first: the same threat usually wins again after another
+    /// defence. (Killer defences, tried first at defender nodes, lost on the game positions.)
+    pub(super) fn promote_killers(&mut self, b: &Board, lo: usize, hi: usize) {
+        let ply = b.move_count() - self.sv.root_len;
+        let Some(k) = self.sv.killers.get(ply) else {
+            return;
+        };
+        for &p in k.iter().rev() {
+            if p == Pos::NONE {
+                continue;
+            }
+            if let Some(j) = (lo..hi).find(|&j| self.sv.moves[j].1 == p) {
+                self.sv.moves[lo..=j].rotate_right(1);
+            }
+        }
+    }
+
+    /// Records `m` as the first killer of this ply (see `promote_killers`).
+    pub(super) fn record_killer(&mut self, b: &Board, m: Pos) {
+        let ply = b.move_count() - self.sv.root_len;
+        if let Some(k) = self.sv.killers.get_mut(ply) {
+            if k[0] != m {
+                k[1] = k[0];
+                k[0] = m;
+            }
+        }
     }
 
     /// When the defender, given the move, has a VCF, an attack that is no four and leaves that
@@ -472,6 +518,10 @@ impl Search<'_, '_> {
         let mut n = 0;
         let mut threats = [Pos::NONE; 32];
         let mut nt = 0;
+        // The attacker's four squares too, in board order, for the VCF-threat check (None
+        // past the array: that check then scans for itself).
+        let mut fours = [Pos::NONE; 64];
+        let mut nf = 0;
         let clo = self.sv.cands.len();
         for y in 0..b.height() {
             for x in 0..b.width() {
@@ -497,9 +547,16 @@ impl Search<'_, '_> {
                             af[n] = p;
                             n += 1;
                         }
-                    } else if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2)
-                        && nt < threats.len()
-                    {
+                        continue;
+                    }
+                    let fc = four_count(&pats);
+                    if fc > 0 {
+                        if nf < fours.len() {
+                            fours[nf] = p;
+                        }
+                        nf += 1;
+                    }
+                    if (pats.contains(&Pattern::F4) || fc >= 2) && nt < threats.len() {
                         threats[nt] = p;
                         nt += 1;
                     }
@@ -507,7 +564,8 @@ impl Search<'_, '_> {
             }
         }
         let chi = self.sv.cands.len();
-        let r = self.defences_from(b, a, d, &af[..n], &mut threats[..nt], clo, chi);
+        let fours = (nf <= fours.len()).then_some(&fours[..nf.min(fours.len())]);
+        let r = self.defences_from(b, a, d, &af[..n], &mut threats[..nt], (clo, chi), fours);
         self.sv.cands.truncate(clo);
         let _ = strict;
         r
@@ -521,8 +579,8 @@ impl Search<'_, '_> {
         d: u32,
         af: &[Pos],
         threats: &mut [Pos],
-        clo: usize,
-        chi: usize,
+        (clo, chi): (usize, usize),
+        fours: Option<&[Pos]>,
     ) -> Option<()> {
         let o = a.opposite();
         let strict = self.sv.strict;
@@ -552,10 +610,10 @@ impl Search<'_, '_> {
         }
         let threats = &threats[..nt];
         if threats.is_empty() {
-            return self.vcf_threat_defences(b, a, d, clo, chi);
+            return self.vcf_threat_defences(b, a, d, (clo, chi), fours);
         }
         // The attacker threatens no five yet: a VCF of the defender's own comes first and wins.
-        if self.defender_vcf(b) {
+        if self.defender_vcf_from(b, clo, chi) {
             return None;
         }
         // Candidates: the threat squares, the squares on their four lines, counter-fours.
@@ -631,6 +689,25 @@ impl Search<'_, '_> {
     /// under a small node budget. The attacker's replies to it are blocks or counter-fours,
     /// which the VCF handles, so a VCF found refutes whatever slower threat the attacker has.
     pub(super) fn defender_vcf(&mut self, b: &mut Board) -> bool {
+        self.defender_budget(|s| s.vcf_root(b, UNLIMITED))
+    }
+
+    /// `defender_vcf` when the caller's board scan has stacked the defender's four squares on
+    /// `cands[lo..hi]` (in board order) and neither side has a five: the same search (the same
+    /// nodes counted) without scanning the board again.
+    fn defender_vcf_from(&mut self, b: &mut Board, lo: usize, hi: usize) -> bool {
+        self.defender_budget(|s| {
+            if s.tick() {
+                Res::Abort
+            } else {
+                s.vcf_from(b, UNLIMITED, None, lo, hi)
+            }
+        })
+    }
+
+    /// Runs a VCF of the defender's under `DEFENDER_VCF_BUDGET`, restoring the running VCF's
+    /// state after it; whether it won.
+    fn defender_budget(&mut self, run: impl FnOnce(&mut Self) -> Res) -> bool {
         let saved = (
             self.sv.vcf_cut,
             self.sv.vcf_base,
@@ -638,7 +715,7 @@ impl Search<'_, '_> {
             self.sv.vcf_stop,
         );
         self.sv.vcf_budget = DEFENDER_VCF_BUDGET;
-        let r = self.vcf_root(b, UNLIMITED);
+        let r = run(self);
         (
             self.sv.vcf_cut,
             self.sv.vcf_base,
@@ -656,8 +733,8 @@ impl Search<'_, '_> {
         b: &mut Board,
         a: Color,
         d: u32,
-        clo: usize,
-        chi: usize,
+        (clo, chi): (usize, usize),
+        fours: Option<&[Pos]>,
     ) -> Option<()> {
         let o = a.opposite();
         let strict = self.sv.strict;
@@ -667,7 +744,22 @@ impl Search<'_, '_> {
         }
         b.set_side_to_move(a);
         let vd = self.vcf_depth_at(d);
-        let r = self.vcf_root(b, vd);
+        let r = match fours {
+            // What `vcf_root` would find scanning (no five on either side): the same search.
+            Some(f) if vd > 0 => {
+                if self.tick() {
+                    Res::Abort
+                } else {
+                    let lo = self.sv.cands.len();
+                    self.sv.cands.extend_from_slice(f);
+                    let hi = self.sv.cands.len();
+                    let r = self.vcf_from(b, vd, None, lo, hi);
+                    self.sv.cands.truncate(lo);
+                    r
+                }
+            }
+            _ => self.vcf_root(b, vd),
+        };
         b.set_side_to_move(o);
         if r != Res::Win {
             if self.sv.vcf_cut {
