@@ -5,7 +5,7 @@
 mod position;
 pub mod tune;
 
-pub use position::{for_each_bit, pos_of, Bits, Position, WORDS};
+pub use position::{for_each_bit, iter_bits, pos_of, Bits, Position, WORDS};
 
 use crate::board::Pattern;
 use std::sync::OnceLock;

@@ -90,6 +90,20 @@ fn bit_clear(b: &mut Bits, i: usize) {
     b[i >> 6] &= !(1 << (i & 63));
 }
 
+/// The squares of a bit set in index order, without allocating.
+pub fn iter_bits(b: &Bits) -> impl Iterator<Item = Pos> + '_ {
+    b.iter().enumerate().flat_map(|(w, &word)| {
+        let mut x = word;
+        std::iter::from_fn(move || {
+            (x != 0).then(|| {
+                let i = w * 64 + x.trailing_zeros() as usize;
+                x &= x - 1;
+                pos_of(i)
+            })
+        })
+    })
+}
+
 /// Calls `f` on every square of a bit set, in index order.
 #[inline]
 pub fn for_each_bit(b: &Bits, mut f: impl FnMut(Pos)) {

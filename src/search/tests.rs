@@ -711,3 +711,54 @@ fn refutation_widens_until_a_deeper_win_shows() {
     assert!(!refute(&mut solver, &mut g, Some(far)), "i3 kept");
     assert!(g.known_loser(i3));
 }
+
+/// The leaves' scan-free VCF must give the scanning one's answer, line and node count, under
+/// every rule where the position's four squares are complete (renju black excepted).
+#[test]
+fn vcf_with_known_fours_matches_the_scanning_vcf() {
+    use crate::search::threat::{Proof, Solver, ThreatLimits};
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let (mut compared, mut wins) = (0, 0);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro, Rule::Renju] {
+        for _ in 0..12 {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            for _ in 0..40 {
+                // Random moves in the middle 9x9, so that fours appear.
+                let p = Pos::new(3 + next(9), 3 + next(9));
+                if !b.is_empty(p) || b.play(p).is_err() || b.winning_line(p).is_some() {
+                    break;
+                }
+                let pos = Position::new(&b);
+                let me = b.side_to_move();
+                if (rule == Rule::Renju && me == Color::Black)
+                    || pos.count(me, Shape::Five) > 0
+                    || pos.count(me.opposite(), Shape::Five) > 0
+                {
+                    continue;
+                }
+                let lim = ThreatLimits {
+                    max_nodes: 2000,
+                    deadline: None,
+                };
+                let mut fours = *pos.fours(me);
+                for (f, x) in fours.iter_mut().zip(pos.flex4s(me)) {
+                    *f |= x;
+                }
+                let (mut s1, mut s2) = (Solver::new(), Solver::new());
+                let a = s1.vcf(&mut b.clone(), &lim);
+                let k = s2.vcf_with_fours(&mut b.clone(), crate::eval::iter_bits(&fours), &lim);
+                assert_eq!(a, k, "{rule:?} {}", crate::board::notation::move_list(&b));
+                assert_eq!(s1.nodes(), s2.nodes());
+                compared += 1;
+                wins += matches!(a, Proof::Win(_)) as usize;
+            }
+        }
+    }
+    assert!(compared > 200 && wins > 5, "{compared} positions, {wins} wins");
+}

@@ -6,7 +6,7 @@ use super::movepick::{generate, legal_flex4, Kind, Marks, ScoredMove};
 use super::threat::{Proof, Solver, ThreatLimits};
 use super::tt::{Bound, Table, MATE, MATE_BOUND};
 use crate::board::{Color, Pos, NCELLS};
-use crate::eval::{for_each_bit, Bits, Position, Shape};
+use crate::eval::{for_each_bit, iter_bits, Bits, Position, Shape};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -529,7 +529,19 @@ impl<'s> Worker<'s> {
                 max_nodes: LEAF_VCF_NODES,
                 deadline: sh.deadline,
             };
-            if let Proof::Win(line) = self.solver.vcf(self.pos.board_mut(), &lim) {
+            // The leaf knows its four squares, so the solver need not scan the board for
+            // them; renju black's are scanned, since the position leaves out forbidden ones.
+            let proof = if self.pos.renju() && me == Color::Black {
+                self.solver.vcf(self.pos.board_mut(), &lim)
+            } else {
+                let mut fours = *self.pos.fours(me);
+                for (f, x) in fours.iter_mut().zip(self.pos.flex4s(me)) {
+                    *f |= x;
+                }
+                self.solver
+                    .vcf_with_fours(self.pos.board_mut(), iter_bits(&fours), &lim)
+            };
+            if let Proof::Win(line) = proof {
                 return MATE - ply as i32 - line.len().max(1) as i32;
             }
         }

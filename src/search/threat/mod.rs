@@ -237,6 +237,20 @@ impl Solver {
         self.vcf_depth(board, limits, UNLIMITED)
     }
 
+    /// `vcf` without the board scan, for a caller (the search's leaves) that keeps the squares
+    /// where the side to move makes a four: `fours` must hold all of them in row-major order,
+    /// and neither side may have a five to make. Same answer, same nodes as `vcf`.
+    pub fn vcf_with_fours(
+        &mut self,
+        board: &mut Board,
+        fours: impl IntoIterator<Item = Pos>,
+        limits: &ThreatLimits,
+    ) -> Proof {
+        let mut s = Search::begin(self, board, limits, None);
+        let r = s.vcf_root_known(board, fours);
+        s.finish(r)
+    }
+
     /// Looks for a VCF of at most `max_moves` attacker moves (the final five included).
     pub fn vcf_depth(&mut self, board: &mut Board, limits: &ThreatLimits, max_moves: u32) -> Proof {
         let mut s = Search::begin(self, board, limits, None);

@@ -64,6 +64,24 @@ impl Search<'_, '_> {
         r
     }
 
+    /// `vcf_root` for a caller that knows every square where the attacker makes a four (in
+    /// row-major order, as the scan would find them) and that neither side has a five to make.
+    pub(super) fn vcf_root_known(
+        &mut self,
+        b: &mut Board,
+        fours: impl IntoIterator<Item = Pos>,
+    ) -> Res {
+        if self.tick() {
+            return Res::Abort;
+        }
+        let lo = self.sv.cands.len();
+        self.sv.cands.extend(fours);
+        let hi = self.sv.cands.len();
+        let r = self.vcf_from(b, super::UNLIMITED, None, lo, hi);
+        self.sv.cands.truncate(lo);
+        r
+    }
+
     /// VCF from a scanned position: `cands[lo..hi]` holds every square where the attacker
     /// makes a four, `must` the defender's five square if he has one (and the attacker none).
     pub(super) fn vcf_from(
