@@ -102,6 +102,35 @@ fn shape_bonus(s: Shape) -> u32 {
     }
 }
 
+/// Pairs of line patterns (strongest first) that earn `PAIR_VALUE` when they are a square's two
+/// strongest lines: a square that makes two twos is the seed of a double three, a four with a
+/// two the seed of a four-three. Pairs a shape bonus already prices (three-three, four-three,
+/// two fours) are not here.
+pub(crate) const PAIRS: [(Pattern, Pattern); 12] = [
+    (Pattern::B2, Pattern::B2),
+    (Pattern::F2, Pattern::B2),
+    (Pattern::F2, Pattern::F2),
+    (Pattern::B3, Pattern::B2),
+    (Pattern::B3, Pattern::F2),
+    (Pattern::B3, Pattern::B3),
+    (Pattern::F3, Pattern::B2),
+    (Pattern::F3, Pattern::F2),
+    (Pattern::F3, Pattern::B3),
+    (Pattern::B4, Pattern::B2),
+    (Pattern::B4, Pattern::F2),
+    (Pattern::B4, Pattern::B3),
+];
+
+/// Value of each of `PAIRS`, fitted with the line values.
+const PAIR_VALUE: [u32; PAIRS.len()] = [0; 12];
+
+/// The slot in `PAIRS` of a square's two strongest line patterns, if they form one.
+pub(crate) fn pair_slot(p: [Pattern; 4]) -> Option<usize> {
+    let mut s = p;
+    s.sort_unstable_by(|a, b| b.cmp(a));
+    PAIRS.iter().position(|&(a, b)| a == s[0] && b == s[1])
+}
+
 /// What one square adds to the evaluation at most: one threat square, which the opponent
 /// answers with one move, must not outweigh the rest of the position.
 pub(crate) const EVAL_CAP: i32 = 250;
@@ -144,6 +173,7 @@ pub fn combine(p: [Pattern; 4]) -> SquareInfo {
     };
     let mut score: u32 = p.iter().map(|&q| LINE_VALUE[q as usize]).sum();
     score += shape_bonus(shape);
+    score += pair_slot(p).map_or(0, |i| PAIR_VALUE[i]);
     let maybe_forbidden = fives == 0 && (fours >= 2 || threes >= 2 || overline);
     score.min(SCORE_MASK)
         | (shape as u32) << SHAPE_SHIFT

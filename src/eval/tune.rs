@@ -1,8 +1,12 @@
-//! `pbrain-gorin tune`: fits the evaluation's line values, shape bonuses and tempo to game
-//! results (Texel's method): quiet positions from PSQ records, a logistic model of the result
-//! on the evaluation, gradient descent on the squared error, a hold-out fifth to watch.
+//! `pbrain-gorin tune`: fits the evaluation's line values, shape bonuses, pair values and tempo
+//! to game results (Texel's method) or to labelled positions: quiet positions, a logistic model
+//! of the result on the evaluation, gradient descent on the squared error, a held-out fifth.
 
-use super::{combine, info_shape, shape_bonus, Shape, EVAL_CAP, LINE_VALUE, TEMPO};
+use super::{
+    combine, info_shape, pair_slot, shape_bonus, Shape, EVAL_CAP, LINE_VALUE, PAIRS, PAIR_VALUE,
+    TEMPO,
+};
+use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Board, Pattern, Rule};
 use crate::record::GameRecord;
 use anyhow::{bail, Context, Result};
@@ -10,9 +14,11 @@ use std::path::Path;
 
 const NP: usize = 12;
 const NS: usize = 7;
-/// Parameters: the line values, the shape bonuses, the tempo share.
-const NPAR: usize = NP + NS + 1;
-const TEMPO_AT: usize = NP + NS;
+const NPAIR: usize = PAIRS.len();
+/// Parameters: the line values, the shape bonuses, the pair values, the tempo share.
+const NPAR: usize = NP + NS + NPAIR + 1;
+const PAIR_AT: usize = NP + NS;
+const TEMPO_AT: usize = NP + NS + NPAIR;
 /// Opening plies (set by the opening file, not by play) and final plies (decided by
 /// threats the evaluation does not judge) are left out.
 const SKIP_FIRST: usize = 5;
@@ -42,7 +48,8 @@ const SHAPE_NAMES: [&str; NS] = [
 ];
 
 /// One quiet position: the line patterns of every empty square for the side to move and for
-/// the opponent (four nibbles each), and the result for the side to move (1, 0.5, 0).
+/// the opponent (four nibbles each), and the result for the side to move (1, 0.5, 0; or a
+/// labelled probability of winning).
 struct Sample {
     me: Vec<u16>,
     opp: Vec<u16>,
@@ -81,6 +88,9 @@ fn current() -> Vec<f64> {
     for s in 0..NS {
         th[NP + s] = shape_bonus(Shape::from_u8(s as u8)) as f64;
     }
+    for (i, v) in PAIR_VALUE.iter().enumerate() {
+        th[PAIR_AT + i] = *v as f64;
+    }
     th[TEMPO_AT] = TEMPO.0 as f64 / TEMPO.1 as f64;
     th
 }
@@ -89,7 +99,10 @@ fn current() -> Vec<f64> {
 fn square(th: &[f64], k: u16, grad: Option<(&mut [f64], f64)>) -> f64 {
     let pats = unpack(k);
     let shape = info_shape(combine(pats)) as usize;
-    let s = th[NP + shape] + pats.iter().map(|&p| th[p as usize]).sum::<f64>();
+    let pair = pair_slot(pats).map(|i| PAIR_AT + i);
+    let s = th[NP + shape]
+        + pats.iter().map(|&p| th[p as usize]).sum::<f64>()
+        + pair.map_or(0.0, |i| th[i]);
     if s >= EVAL_CAP as f64 {
         return EVAL_CAP as f64;
     }
@@ -97,6 +110,9 @@ fn square(th: &[f64], k: u16, grad: Option<(&mut [f64], f64)>) -> f64 {
         g[NP + shape] += w;
         for p in pats {
             g[p as usize] += w;
+        }
+        if let Some(i) = pair {
+            g[i] += w;
         }
     }
     s
@@ -120,8 +136,28 @@ fn loss(th: &[f64], set: &[&Sample], scale: f64) -> f64 {
     total / set.len().max(1) as f64
 }
 
-/// The quiet positions of one game (freestyle): neither side can make a four or better on the
-/// move, nor does the opponent threaten an open four.
+/// The sample of a position if it is quiet: neither side can make a four or better on the
+/// move, nor does the opponent threaten an open four or a four-three.
+fn sample_of(b: &Board, result: f64) -> Option<Sample> {
+    let me = b.side_to_move();
+    let (mut sm, mut so) = (Vec::new(), Vec::new());
+    for q in b.squares().filter(|&q| b.is_empty(q)) {
+        let (pm, po) = (b.patterns(q, me), b.patterns(q, me.opposite()));
+        let (shm, sho) = (info_shape(combine(pm)), info_shape(combine(po)));
+        if shm >= Shape::Four || sho >= Shape::FourThree {
+            return None;
+        }
+        sm.push(pack(pm));
+        so.push(pack(po));
+    }
+    Some(Sample {
+        me: sm,
+        opp: so,
+        result,
+    })
+}
+
+/// The quiet positions of one game (freestyle), labelled by its result.
 fn samples_of(rec: &GameRecord, out: &mut Vec<Sample>) -> Result<()> {
     let mut b = Board::new(rec.width, rec.height, Rule::Freestyle)?;
     for &(p, _) in &rec.moves {
@@ -135,35 +171,56 @@ fn samples_of(rec: &GameRecord, out: &mut Vec<Sample>) -> Result<()> {
     let mut b = Board::new(rec.width, rec.height, Rule::Freestyle)?;
     for (i, &(p, _)) in rec.moves.iter().enumerate() {
         if i >= SKIP_FIRST && i + SKIP_LAST < n {
-            let me = b.side_to_move();
-            let (mut sm, mut so) = (Vec::new(), Vec::new());
-            let mut quiet = true;
-            for q in b.squares().filter(|&q| b.is_empty(q)) {
-                let (pm, po) = (b.patterns(q, me), b.patterns(q, me.opposite()));
-                let (shm, sho) = (info_shape(combine(pm)), info_shape(combine(po)));
-                if shm >= Shape::Four || sho >= Shape::FourThree {
-                    quiet = false;
-                    break;
-                }
-                sm.push(pack(pm));
-                so.push(pack(po));
-            }
-            if quiet {
-                let result = match winner {
-                    None => 0.5,
-                    Some(c) if c == me => 1.0,
-                    Some(_) => 0.0,
-                };
-                out.push(Sample {
-                    me: sm,
-                    opp: so,
-                    result,
-                });
-            }
+            let result = match winner {
+                None => 0.5,
+                Some(c) if c == b.side_to_move() => 1.0,
+                Some(_) => 0.0,
+            };
+            out.extend(sample_of(&b, result));
         }
         b.play(p)?;
     }
     Ok(())
+}
+
+/// Labelled positions, one per line: board size, move list in pos notation (`h8i9h7`), and the
+/// side to move's probability of winning, separated by tabs (`#` starts a comment). Freestyle.
+fn load_labels(path: &Path) -> Result<(usize, Vec<Sample>)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut lines = 0;
+    let mut samples = Vec::new();
+    for (no, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || {
+            format!(
+                "{}:{}: expected SIZE<TAB>MOVES<TAB>PROBABILITY",
+                path.display(),
+                no + 1
+            )
+        };
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 3 {
+            bail!(bad());
+        }
+        let size: usize = f[0].parse().with_context(bad)?;
+        let prob: f64 = f[2].parse().with_context(bad)?;
+        if !(0.0..=1.0).contains(&prob) {
+            bail!("{}: probability out of 0..1", bad());
+        }
+        let moves = parse_move_list(f[1], size, size, Rows::FromTop)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", bad()))?;
+        let mut b = Board::new(size, size, Rule::Freestyle)?;
+        for p in moves {
+            b.play(p).map_err(|e| anyhow::anyhow!("{}: {e:?}", bad()))?;
+        }
+        lines += 1;
+        samples.extend(sample_of(&b, prob));
+    }
+    Ok((lines, samples))
 }
 
 fn load(dir: &Path) -> Result<(usize, Vec<Sample>)> {
@@ -226,16 +283,27 @@ fn fit(start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> 
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    let Some(dir) = args.first() else {
-        bail!("usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)");
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)";
+    let (source, rest) = match args {
+        [flag, file, rest @ ..] if flag == "--labels" => ((true, file), rest),
+        [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
+        _ => bail!(USAGE),
     };
-    let epochs: usize = match args.get(1) {
+    let epochs: usize = match rest.first() {
         Some(s) => s.parse().context("EPOCHS must be a number")?,
         None => 200,
     };
-    let (games, samples) = load(Path::new(dir))?;
+    let (games, samples) = match source {
+        (true, file) => load_labels(Path::new(file))?,
+        (false, dir) => load(Path::new(dir))?,
+    };
+    let what = if source.0 {
+        "labelled positions"
+    } else {
+        "games"
+    };
     if samples.is_empty() {
-        bail!("no quiet positions in {dir}");
+        bail!("no quiet positions in {}", source.1);
     }
     let train: Vec<&Sample> = samples
         .iter()
@@ -250,7 +318,7 @@ pub fn main(args: &[String]) -> Result<()> {
         .map(|(_, s)| s)
         .collect();
     println!(
-        "{games} games, {} quiet positions ({} to fit, {} held out)",
+        "{games} {what}, {} quiet positions ({} to fit, {} held out)",
         samples.len(),
         train.len(),
         test.len()
@@ -284,8 +352,11 @@ pub fn main(args: &[String]) -> Result<()> {
     for i in 0..NPAR {
         let name = if i < NP {
             PATTERN_NAMES[i].to_string()
-        } else if i < TEMPO_AT {
+        } else if i < PAIR_AT {
             format!("bonus {}", SHAPE_NAMES[i - NP])
+        } else if i < TEMPO_AT {
+            let (a, b) = PAIRS[i - PAIR_AT];
+            format!("pair {a:?}+{b:?}")
         } else {
             "tempo share".to_string()
         };
@@ -334,6 +405,46 @@ mod tests {
         // Black moves at even plies: the first sample (ply 5) has white to move, who lost.
         assert_eq!(out[0].result, 0.0);
         assert!(out.iter().any(|s| s.result == 1.0));
+    }
+
+    #[test]
+    fn labelled_positions_load_and_bad_lines_are_refused() {
+        let dir = std::env::temp_dir().join(format!("gorin-tune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.tsv");
+        // A quiet position (two stones each, far apart) and a comment.
+        std::fs::write(&good, "# size moves p\n15\th8a1i9a15\t0.75\n").unwrap();
+        let (n, samples) = load_labels(&good).unwrap();
+        assert_eq!(n, 1);
+        assert_eq!(samples.len(), 1);
+        assert_eq!(samples[0].result, 0.75);
+        assert_eq!(samples[0].me.len(), 15 * 15 - 4);
+        for bad in [
+            "15\th8h8\t0.5\n",
+            "15\th8\t1.5\n",
+            "15\th8\n",
+            "x\th8\t0.5\n",
+        ] {
+            let path = dir.join("bad.tsv");
+            std::fs::write(&path, bad).unwrap();
+            assert!(load_labels(&path).is_err(), "{bad:?} accepted");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn pairs_are_the_two_strongest_lines() {
+        use Pattern::*;
+        assert_eq!(pair_slot([Dead, F2, B1, F2]), Some(2));
+        assert_eq!(pair_slot([F2, F3, F1, B2]), Some(7));
+        // The strongest two decide: F3 with F2 below them is F3+B3 here.
+        assert_eq!(pair_slot([F2, B3, F3, Dead]), Some(8));
+        assert_eq!(pair_slot([F3, F3, Dead, Dead]), None);
+        assert_eq!(pair_slot([F2, Dead, Dead, B1]), None);
+        for (i, &(a, b)) in PAIRS.iter().enumerate() {
+            assert!(a >= b);
+            assert_eq!(pair_slot([b, Dead, a, Dead]), Some(i));
+        }
     }
 
     #[test]
