@@ -760,5 +760,8 @@ fn vcf_with_known_fours_matches_the_scanning_vcf() {
             }
         }
     }
-    assert!(compared > 200 && wins > 5, "{compared} positions, {wins} wins");
+    assert!(
+        compared > 200 && wins > 5,
+        "{compared} positions, {wins} wins"
+    );
 }
