@@ -253,6 +253,15 @@ impl Position {
         &self.sets[c.index()][SET_FOUR]
     }
 
+    /// Every square where `c` makes a four of any kind: `fours` and `flex4s` together.
+    pub fn any_fours(&self, c: Color) -> Bits {
+        let mut all = *self.fours(c);
+        for (a, x) in all.iter_mut().zip(self.flex4s(c)) {
+            *a |= x;
+        }
+        all
+    }
+
     /// Empty squares near the stones.
     #[inline]
     pub fn candidates(&self) -> &Bits {

@@ -746,10 +746,7 @@ fn vcf_with_known_fours_matches_the_scanning_vcf() {
                     max_nodes: 2000,
                     deadline: None,
                 };
-                let mut fours = *pos.fours(me);
-                for (f, x) in fours.iter_mut().zip(pos.flex4s(me)) {
-                    *f |= x;
-                }
+                let fours = pos.any_fours(me);
                 let (mut s1, mut s2) = (Solver::new(), Solver::new());
                 let a = s1.vcf(&mut b.clone(), &lim);
                 let k = s2.vcf_with_fours(&mut b.clone(), crate::eval::iter_bits(&fours), &lim);

@@ -534,10 +534,7 @@ impl<'s> Worker<'s> {
             let proof = if self.pos.renju() && me == Color::Black {
                 self.solver.vcf(self.pos.board_mut(), &lim)
             } else {
-                let mut fours = *self.pos.fours(me);
-                for (f, x) in fours.iter_mut().zip(self.pos.flex4s(me)) {
-                    *f |= x;
-                }
+                let fours = self.pos.any_fours(me);
                 self.solver
                     .vcf_with_fours(self.pos.board_mut(), iter_bits(&fours), &lim)
             };
