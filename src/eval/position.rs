@@ -91,6 +91,7 @@ fn bit_clear(b: &mut Bits, i: usize) {
 }
 
 /// The squares of a bit set in index order, without allocating.
+#[inline]
 pub fn iter_bits(b: &Bits) -> impl Iterator<Item = Pos> + '_ {
     b.iter().enumerate().flat_map(|(w, &word)| {
         let mut x = word;
@@ -106,15 +107,8 @@ pub fn iter_bits(b: &Bits) -> impl Iterator<Item = Pos> + '_ {
 
 /// Calls `f` on every square of a bit set, in index order.
 #[inline]
-pub fn for_each_bit(b: &Bits, mut f: impl FnMut(Pos)) {
-    for (w, &word) in b.iter().enumerate() {
-        let mut x = word;
-        while x != 0 {
-            let i = w * 64 + x.trailing_zeros() as usize;
-            x &= x - 1;
-            f(pos_of(i));
-        }
-    }
+pub fn for_each_bit(b: &Bits, f: impl FnMut(Pos)) {
+    iter_bits(b).for_each(f);
 }
 
 /// A board with incremental evaluation state.
