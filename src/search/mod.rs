@@ -438,6 +438,11 @@ impl Engine {
             (d as i32).clamp(1, MAX_PLY as i32 - 20)
         });
         let soft = budget.soft;
+        let search_soft = timeman::search_soft(
+            soft,
+            sh.deadline.map(|d| d.saturating_duration_since(start)),
+            start.elapsed(),
+        );
         let (first, rest) = self.solvers.split_at_mut(1);
         let result = std::thread::scope(|scope| {
             for (i, solver) in rest.iter_mut().take(threads - 1).enumerate() {
@@ -453,7 +458,15 @@ impl Engine {
             }
             let mut w = Worker::new(pos.clone(), &mut first[0], root_moves.clone());
             w.set_poll_interval(sh.max_nodes);
-            let r = main_loop(&mut w, &sh, &mut guard, max_depth, start, soft, report);
+            let r = main_loop(
+                &mut w,
+                &sh,
+                &mut guard,
+                max_depth,
+                start,
+                search_soft,
+                report,
+            );
             w.flush(&sh);
             sh.abort.store(true, Ordering::Relaxed);
             let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
@@ -466,7 +479,7 @@ impl Engine {
         if use_threats && result.score.abs() < MATE_BOUND {
             // Past the soft limit, but not so far that a match clock drains.
             let deadline = match (hard_deadline, soft) {
-                (Some(h), Some(s)) => h.min(start + s * 8 / 5),
+                (Some(h), Some(s)) => h.min(start + timeman::check_until(s)),
                 (Some(h), None) => h,
                 _ => start + Duration::from_secs(3600),
             };

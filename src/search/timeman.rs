@@ -82,6 +82,33 @@ pub fn budget(limits: &Limits, empties: usize) -> Budget {
     }
 }
 
+/// Share (sixteenths) of the time between the end of the root threat checks and the search's
+/// deadline within which the search may still start an iteration.
+const SEARCH_SOFT_SHARE: u32 = 9;
+
+/// The soft limit of the search proper, which starts `now` after the root threat checks:
+/// those can take half the time when the opponent threatens, and the search then still
+/// gets its share of what is left before its `deadline` (both measured from the move's start).
+pub fn search_soft(
+    soft: Option<Duration>,
+    deadline: Option<Duration>,
+    now: Duration,
+) -> Option<Duration> {
+    match (soft, deadline) {
+        (Some(s), Some(d)) => {
+            let left = d.saturating_sub(now);
+            Some(s.max(now + left * SEARCH_SOFT_SHARE / 16).min(d))
+        }
+        _ => soft,
+    }
+}
+
+/// How long after the move's start the final safety check of the chosen move may run, given the
+/// soft limit: past it, but not so far that a match clock drains (the hard limit bounds it too).
+pub fn check_until(soft: Duration) -> Duration {
+    soft * 17 / 10
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +161,27 @@ mod tests {
         assert_eq!(budget(&l, 200).hard, None);
         let b = budget(&Limits::default(), 200);
         assert_eq!(b.hard.unwrap().as_millis(), (DEFAULT_TURN_MS - 300) as u128);
+    }
+
+    #[test]
+    fn search_keeps_a_share_after_long_root_checks() {
+        let ms = Duration::from_millis;
+        // Quick root checks: the soft limit stands.
+        assert_eq!(
+            search_soft(Some(ms(500)), Some(ms(750)), ms(20)),
+            Some(ms(500))
+        );
+        // Checks that took 450 of 750 ms: the search may still start iterations for 9/16 of
+        // the 300 ms left, past the original soft limit but never past its deadline.
+        let s = search_soft(Some(ms(500)), Some(ms(750)), ms(450)).unwrap();
+        assert!(s > ms(600) && s < ms(750), "{s:?}");
+        assert_eq!(
+            search_soft(Some(ms(500)), Some(ms(750)), ms(800)),
+            Some(ms(750))
+        );
+        // Untimed searches stay untimed.
+        assert_eq!(search_soft(None, Some(ms(750)), ms(450)), None);
+        assert_eq!(search_soft(Some(ms(500)), None, ms(450)), Some(ms(500)));
+        assert!(check_until(ms(500)) > ms(500));
     }
 }
