@@ -478,9 +478,9 @@ impl Engine {
         log::debug!("search done at {:?}", start.elapsed());
         if use_threats && result.score.abs() < MATE_BOUND {
             // Past the soft limit, but not so far that a match clock drains.
-            let deadline = match (hard_deadline, soft) {
-                (Some(h), Some(s)) => h.min(start + timeman::check_until(s)),
-                (Some(h), None) => h,
+            let deadline = match (budget.hard, soft) {
+                (Some(h), Some(s)) => start + timeman::check_until(s, h),
+                (Some(h), None) => start + h,
                 _ => start + Duration::from_secs(3600),
             };
             // Untimed searches (bench, fixed depth) check each move once, as before the guard.

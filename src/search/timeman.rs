@@ -51,7 +51,7 @@ pub fn budget(limits: &Limits, empties: usize) -> Budget {
         let reserve = turn_reserve(t);
         let h = if t > 2 * reserve { t - reserve } else { t / 2 };
         hard = Some(h);
-        soft = Some(h * 11 / 20);
+        soft = Some(h * 13 / 20);
     }
     if match_limited {
         let left = limits
@@ -103,10 +103,11 @@ pub fn search_soft(
     }
 }
 
-/// How long after the move's start the final safety check of the chosen move may run, given the
-/// soft limit: past it, but not so far that a match clock drains (the hard limit bounds it too).
-pub fn check_until(soft: Duration) -> Duration {
-    soft * 17 / 10
+/// How long after the move's start the final safety check of the chosen move may run: past the
+/// soft limit, but not so far that a match clock drains, and a little short of the hard limit
+/// (a reply that lands just under it is one scheduling hiccup away from a forfeit).
+pub fn check_until(soft: Duration, hard: Duration) -> Duration {
+    (soft * 3 / 2).min(hard * 15 / 16)
 }
 
 #[cfg(test)]
@@ -182,6 +183,13 @@ mod tests {
         // Untimed searches stay untimed.
         assert_eq!(search_soft(None, Some(ms(750)), ms(450)), None);
         assert_eq!(search_soft(Some(ms(500)), None, ms(450)), Some(ms(500)));
-        assert!(check_until(ms(500)) > ms(500));
+        // The final check: past the soft limit, short of the hard one.
+        let b = budget(&lim(Some(1000), Some(0), Some(2147483647)), 200);
+        let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
+        let end = check_until(soft, hard);
+        assert!(end > soft && end < hard, "{soft:?} {end:?} {hard:?}");
+        assert!(hard + ms(50) < ms(1000), "{hard:?}");
+        // A long match-clock move: the soft limit bounds the check.
+        assert_eq!(check_until(ms(2000), ms(15000)), ms(3000));
     }
 }
