@@ -35,11 +35,11 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
-                if near(b, p, o) >= 4 && b.makes_five(p, o) {
+                if near::<4>(b, p, o) && b.makes_five(p, o) {
                     dfives += 1;
                     must = Some(p);
                 }
-                if near(b, p, a) < 3 {
+                if !near::<3>(b, p, a) {
                     continue;
                 }
                 let pats = b.patterns(p, a);

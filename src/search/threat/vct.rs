@@ -205,12 +205,11 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
-                if near(b, p, o) >= 4 && b.makes_five(p, o) && nf < 2 {
+                if near::<4>(b, p, o) && b.makes_five(p, o) && nf < 2 {
                     df[nf] = p;
                     nf += 1;
                 }
-                let na = near(b, p, a);
-                if na < 1 || na < 2 && !quiet_ok {
+                if !near::<1>(b, p, a) || !quiet_ok && !near::<2>(b, p, a) {
                     continue;
                 }
                 let pats = b.patterns(p, a);
@@ -441,8 +440,7 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
-                let na = near(b, p, a);
-                if na < 1 || na < 2 && !quiet_ok {
+                if !near::<1>(b, p, a) || !quiet_ok && !near::<2>(b, p, a) {
                     continue;
                 }
                 let pats = b.patterns(p, a);
@@ -529,8 +527,7 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
-                let no = near(b, p, o);
-                if no >= 3 {
+                if near::<3>(b, p, o) {
                     let pats = b.patterns(p, o);
                     if pats.contains(&Pattern::Five) {
                         self.sv.cands.truncate(clo);
@@ -540,7 +537,7 @@ impl Search<'_, '_> {
                         self.sv.cands.push(p);
                     }
                 }
-                if near(b, p, a) >= 3 {
+                if near::<3>(b, p, a) {
                     let pats = b.patterns(p, a);
                     if pats.contains(&Pattern::Five) {
                         if n < 2 {
@@ -936,7 +933,7 @@ impl Search<'_, '_> {
                         _ => 0,
                     };
                 }
-                if near(b, p, a) >= 1 {
+                if near::<1>(b, p, a) {
                     score += 4;
                 }
                 self.sv.moves.push((score, p));
