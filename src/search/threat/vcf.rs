@@ -121,15 +121,7 @@ impl Search<'_, '_> {
         if self.tick() {
             return Res::Abort;
         }
-        // A VCF under a node budget (inside a VCT) keeps its own entries, for the running
-        // search only: its cut-offs say nothing about an unbudgeted search, and reusing its
-        // results in a later search would change what that one's budgets reach.
-        let key = b.hash()
-            ^ if self.sv.vcf_budget == 0 {
-                SALT
-            } else {
-                SALT_BUDGET
-            };
+        let key = self.vcf_key(b);
         match self.sv.tt.probe(key) {
             Some(Entry::NoWin | Entry::LocalNoWin) => return Res::NoWin,
             Some(Entry::Cut(d)) if d >= depth => {
@@ -266,6 +258,20 @@ impl Search<'_, '_> {
         result
     }
 
+    /// The table key of a VCF node. A VCF under a node budget (inside a VCT) keeps its own
+    /// entries, for the running search only: its cut-offs say nothing about an unbudgeted
+    /// search, and reusing its results in a later search would change what that one's budgets
+    /// reach.
+    #[inline]
+    pub(super) fn vcf_key(&self, b: &Board) -> u64 {
+        b.hash()
+            ^ if self.sv.vcf_budget == 0 {
+                SALT
+            } else {
+                SALT_BUDGET
+            }
+    }
+
     /// The defender answers the four `m` with `s`; then the attacker continues.
     fn vcf_reply(
         &mut self,
@@ -279,6 +285,8 @@ impl Search<'_, '_> {
         let a = b.side_to_move().opposite();
         let o = a.opposite();
         b.make(s);
+        // The child probes this slot after the scans below: start loading it now.
+        self.sv.tt.prefetch(self.vcf_key(b));
         // The block may give the defender a four: its five square binds the next four.
         let mut dfive = None;
         let mut dn = 0;

@@ -174,6 +174,8 @@ impl Search<'_, '_> {
         if let Some(r) = self.probe(b, d) {
             return r;
         }
+        // The node's VCF probes its slot after the board scan: start loading it now.
+        self.sv.tt.prefetch(self.vcf_key(b));
         let outer_cut = std::mem::replace(&mut self.sv.depth_cut, false);
         let clo = self.sv.cands.len();
         let mlo = self.sv.moves.len();
@@ -199,15 +201,29 @@ impl Search<'_, '_> {
         let last = last_move_of(b, a);
         let mut df = [Pos::NONE; 2];
         let mut nf = 0;
+        // The defender's four squares, in board order, for his VCF check before the attacks
+        // (None past the array: that check then scans for itself).
+        let mut ofours = [Pos::NONE; 64];
+        let mut nof = 0;
         for y in 0..b.height() {
             for x in 0..b.width() {
                 let p = Pos::new(x, y);
                 if !b.is_empty(p) {
                     continue;
                 }
-                if near::<4>(b, p, o) && b.makes_five(p, o) && nf < 2 {
-                    df[nf] = p;
-                    nf += 1;
+                if near::<3>(b, p, o) {
+                    let po = b.patterns(p, o);
+                    if po.contains(&Pattern::Five) {
+                        if nf < 2 {
+                            df[nf] = p;
+                            nf += 1;
+                        }
+                    } else if four_count(&po) > 0 {
+                        if nof < ofours.len() {
+                            ofours[nof] = p;
+                        }
+                        nof += 1;
+                    }
                 }
                 if !near::<1>(b, p, a) || !quiet_ok && !near::<2>(b, p, a) {
                     continue;
@@ -273,7 +289,8 @@ impl Search<'_, '_> {
         }
         let mut mhi = self.sv.moves.len();
         if mhi > mlo {
-            mhi = self.drop_attacks_under_vcf(b, mlo, mhi);
+            let ofours = (nof <= ofours.len()).then_some(&ofours[..nof.min(ofours.len())]);
+            mhi = self.drop_attacks_under_vcf_known(b, mlo, mhi, ofours);
         }
         if mhi - mlo > 1 {
             self.order_by_defences(b, d, mlo, mhi);
@@ -343,10 +360,32 @@ impl Search<'_, '_> {
     /// VCF playing out as before loses to it: such attacks are dropped from `moves[lo..hi]`.
     /// Returns the new end of the list.
     pub(super) fn drop_attacks_under_vcf(&mut self, b: &mut Board, lo: usize, hi: usize) -> usize {
+        self.drop_attacks_under_vcf_known(b, lo, hi, None)
+    }
+
+    /// `drop_attacks_under_vcf` given the defender's four squares in board order when the
+    /// caller's scan found them (and neither side has a five): the same search, no scan.
+    fn drop_attacks_under_vcf_known(
+        &mut self,
+        b: &mut Board,
+        lo: usize,
+        hi: usize,
+        ofours: Option<&[Pos]>,
+    ) -> usize {
         let a = b.side_to_move();
         let o = a.opposite();
         b.set_side_to_move(o);
-        let vcf = self.defender_vcf(b);
+        let vcf = match ofours {
+            Some(f) => {
+                let flo = self.sv.cands.len();
+                self.sv.cands.extend_from_slice(f);
+                let fhi = self.sv.cands.len();
+                let r = self.defender_vcf_from(b, flo, fhi);
+                self.sv.cands.truncate(flo);
+                r
+            }
+            None => self.defender_vcf(b),
+        };
         b.set_side_to_move(a);
         if !vcf {
             return hi;
