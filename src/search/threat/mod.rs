@@ -15,7 +15,7 @@ mod tests;
 
 pub use solve::solve_main;
 
-use crate::board::{Board, Color, Pattern, Pos, Rule, NCELLS};
+use crate::board::{Board, Color, Pattern, Pos, Rule, MAX_SIZE, NCELLS, STRIDE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use tt::Table;
@@ -536,22 +536,56 @@ fn shape_score(pats: &[Pattern; 4]) -> i32 {
 /// was the largest single cost of the scans.
 #[inline]
 fn near<const N: u32>(b: &Board, p: Pos, c: Color) -> bool {
-    let mut any = 0;
+    // Written lane by lane over the four directions, with the colour as a shift, so that the
+    // compiler can keep the four keys in one vector register.
+    let shift = c.index() as u32;
+    let k = [b.key(p, 0), b.key(p, 1), b.key(p, 2), b.key(p, 3)];
+    let mut own = [0u32; 4];
     for d in 0..4 {
-        let k = b.key(p, d);
-        let lo = k & 0x55555;
-        let hi = (k >> 1) & 0x55555;
-        let mut own = match c {
-            Color::Black => lo & !hi,
-            Color::White => hi & !lo,
-        };
-        for _ in 1..N {
-            own &= own.wrapping_sub(1);
-        }
-        any |= own;
+        // Cell codes: 1 black, 2 white, 3 wall; a cell is own when its bit for `c` is set and
+        // the other bit is not.
+        own[d] = (k[d] ^ k[d] >> 1) & (k[d] >> shift) & 0x55555;
     }
-    any != 0
+    for _ in 1..N {
+        for o in own.iter_mut() {
+            *o &= o.wrapping_sub(1);
+        }
+    }
+    (own[0] | own[1] | own[2] | own[3]) != 0
 }
+
+/// Whether `p` and `q` are the same square or share a line within five squares, that is,
+/// whether a stone on one changes a line key of the other. `Pos` indexes a padded grid whose
+/// stride exceeds the widest board by more than five, so for two squares of a board an index
+/// difference of at most five steps names one direction and distance.
+#[inline]
+fn lined_up(p: Pos, q: Pos) -> bool {
+    let diff = p.index() as isize - q.index() as isize;
+    diff.unsigned_abs() <= LINE_REACH && LINED_UP[(diff + LINE_REACH as isize) as usize]
+}
+
+/// Largest index difference of two squares five apart on a line.
+const LINE_REACH: usize = 5 * (STRIDE + 1);
+
+/// `LINED_UP[d + LINE_REACH]`: whether index difference `d` is 0 or k steps of one direction,
+/// k in 1..=5.
+static LINED_UP: [bool; 2 * LINE_REACH + 1] = {
+    assert!(MAX_SIZE + 5 < STRIDE);
+    let mut t = [false; 2 * LINE_REACH + 1];
+    t[LINE_REACH] = true;
+    let steps = [1, STRIDE, STRIDE + 1, STRIDE - 1];
+    let mut d = 0;
+    while d < 4 {
+        let mut k = 1;
+        while k <= 5 {
+            t[LINE_REACH + k * steps[d]] = true;
+            t[LINE_REACH - k * steps[d]] = true;
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+};
 
 /// The empty squares where `c` makes a five, scanning the whole board; stops after `max`.
 fn five_squares(b: &Board, c: Color, out: &mut [Pos; 2]) -> usize {

@@ -1049,3 +1049,59 @@ fn attacks_that_won_before_come_first_then_by_score() {
     s.prefer_won_attacks(Color::Black, 0, 3);
     assert!(s.sv.moves.iter().map(|m| m.1).eq([r, p, q]));
 }
+
+/// The scan filter `near::<N>` against a plain count of each colour's stones within five
+/// squares on each line, on positions of random games (walls included on a small board).
+#[test]
+fn near_matches_a_plain_count() {
+    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for (w, h) in [(15, 15), (7, 9), (32, 32)] {
+        let mut b = Board::new(w, h, Rule::Freestyle).unwrap();
+        for _ in 0..(w * h / 3) {
+            let p = Pos::new(rnd(w), rnd(h));
+            if b.is_empty(p) {
+                b.make(p);
+            }
+            for q in b.squares().collect::<Vec<_>>() {
+                for c in Color::BOTH {
+                    let mut most = 0;
+                    for d in 0..4 {
+                        let n = (-5isize..=5)
+                            .filter(|&k| k != 0 && b.contains(q.step(d, k)))
+                            .filter(|&k| b.stone(q.step(d, k)) == Some(c))
+                            .count();
+                        most = most.max(n);
+                    }
+                    assert_eq!(near::<1>(&b, q, c), most >= 1);
+                    assert_eq!(near::<2>(&b, q, c), most >= 2);
+                    assert_eq!(near::<3>(&b, q, c), most >= 3);
+                    assert_eq!(near::<4>(&b, q, c), most >= 4);
+                }
+            }
+        }
+    }
+}
+
+/// `lined_up` against coordinates: same square, or one line within five squares.
+#[test]
+fn lined_up_matches_coordinates() {
+    for (px, py) in [(0, 0), (31, 31), (0, 31), (16, 5), (4, 27)] {
+        let p = Pos::new(px, py);
+        for qy in 0..32 {
+            for qx in 0..32 {
+                let q = Pos::new(qx, qy);
+                let dx = qx as i64 - px as i64;
+                let dy = qy as i64 - py as i64;
+                let line = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+                let want = line && dx.abs().max(dy.abs()) <= 5;
+                assert_eq!(lined_up(p, q), want, "{p:?} {q:?}");
+            }
+        }
+    }
+}

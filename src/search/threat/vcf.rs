@@ -308,12 +308,14 @@ impl Search<'_, '_> {
             b.unmake();
             return Res::NoWin;
         }
-        // Child candidates: the parent's that still four, plus new ones on m's lines.
+        // Child candidates: the parent's that still four, plus new ones on m's lines. A parent
+        // four off the lines of m and s (within five) kept its line keys, so it still fours.
         let clo = self.sv.cands.len();
         let st = self.next_stamp();
         for j in lo..hi {
             let p = self.sv.cands[j];
-            if b.is_empty(p) && four_count(&b.patterns(p, a)) > 0 {
+            let same = !super::lined_up(p, m) && !super::lined_up(p, s);
+            if same || b.is_empty(p) && four_count(&b.patterns(p, a)) > 0 {
                 self.sv.cands.push(p);
                 self.sv.stamp[p.index()] = st;
             }
