@@ -1105,3 +1105,79 @@ fn lined_up_matches_coordinates() {
         }
     }
 }
+
+/// A stone makes new five squares on its own lines only where the pattern tables call it a
+/// four in that direction (`vcf_reply` skips the other directions): checked on every empty
+/// square of random positions under every rule, for both colours, where that colour has no
+/// five square on the stone's lines already (nor on the square itself).
+#[test]
+fn new_five_squares_only_along_fours() {
+    let mut seed = 0x0DDB_1A5E_5BAD_5EEDu64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let rules = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+    for rule in rules {
+        for game in 0..12 {
+            let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
+            let mut b = Board::new(w, h, rule).unwrap();
+            for _ in 0..(w * h / 2) {
+                // Dense play near the centre makes many fours.
+                let p = Pos::new(w / 2 - 3 + rnd(7), h / 2 - 3 + rnd(7));
+                let p = if b.is_empty(p) {
+                    p
+                } else {
+                    Pos::new(rnd(w), rnd(h))
+                };
+                if !b.is_empty(p) {
+                    continue;
+                }
+                b.make(p);
+                for s in b.squares().collect::<Vec<_>>() {
+                    if !b.is_empty(s) {
+                        continue;
+                    }
+                    for c in Color::BOTH {
+                        let fives_on = |b: &Board, d: usize| {
+                            (-4isize..=4).any(|k| {
+                                let q = s.step(d, k);
+                                k != 0
+                                    && b.contains(q)
+                                    && b.is_empty(q)
+                                    && b.pattern(q, d, c) == Pattern::Five
+                            })
+                        };
+                        let before: Vec<bool> = (0..4).map(|d| fives_on(&b, d)).collect();
+                        let pats = b.patterns(s, c);
+                        if pats.contains(&Pattern::Five) {
+                            continue;
+                        }
+                        let side = b.side_to_move();
+                        b.set_side_to_move(c);
+                        b.make(s);
+                        for d in 0..4 {
+                            if !before[d] && fives_on(&b, d) {
+                                assert!(
+                                    pats[d].is_four(),
+                                    "{rule:?} {s:?} {d} {:?}\n{b:?}",
+                                    pats[d]
+                                );
+                            }
+                        }
+                        b.unmake();
+                        b.set_side_to_move(side);
+                    }
+                }
+            }
+        }
+    }
+}

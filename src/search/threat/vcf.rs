@@ -284,13 +284,19 @@ impl Search<'_, '_> {
     ) -> Res {
         let a = b.side_to_move().opposite();
         let o = a.opposite();
+        // The defender has no five square here, so a new one lies on a line where the block
+        // makes a four (test `new_five_squares_only_along_fours`): only those lines are read.
+        let sp = b.patterns(s, o);
         b.make(s);
         // The child probes this slot after the scans below: start loading it now.
         self.sv.tt.prefetch(self.vcf_key(b));
         // The block may give the defender a four: its five square binds the next four.
         let mut dfive = None;
         let mut dn = 0;
-        for d in 0..4 {
+        for (d, pat) in sp.iter().enumerate() {
+            if !pat.is_four() {
+                continue;
+            }
             for k in -4isize..=4 {
                 let q = s.step(d, k);
                 if k != 0
