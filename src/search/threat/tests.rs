@@ -1181,3 +1181,103 @@ fn new_five_squares_only_along_fours() {
         }
     }
 }
+
+/// A stone makes new fours on its own lines only in the directions where it makes at least a
+/// closed three (`vcf_reply` reads only those lines for the child's new four squares), also
+/// after an opponent stone nearby: the child's four squares computed both ways agree on random
+/// positions under every rule, for both colours.
+#[test]
+fn new_fours_only_along_threes() {
+    let mut seed = 0x5EED_F00D_0FF5_EED5u64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let rules = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+    let new_fours = |b: &Board, m: Pos, c: Color, dirs: &[bool; 4], old: &[Pos]| {
+        let mut v = Vec::new();
+        for (d, &on) in dirs.iter().enumerate() {
+            for k in -4isize..=4 {
+                let q = m.step(d, k);
+                if on
+                    && k != 0
+                    && b.contains(q)
+                    && b.is_empty(q)
+                    && b.pattern(q, d, c).is_four()
+                    && !old.contains(&q)
+                    && !v.contains(&q)
+                {
+                    v.push(q);
+                }
+            }
+        }
+        v.sort();
+        v
+    };
+    let mut checked = 0;
+    for rule in rules {
+        for game in 0..10 {
+            let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
+            let mut b = Board::new(w, h, rule).unwrap();
+            for _ in 0..(w * h / 2) {
+                let p = Pos::new(w / 2 - 3 + rnd(7), h / 2 - 3 + rnd(7));
+                let p = if b.is_empty(p) {
+                    p
+                } else {
+                    Pos::new(rnd(w), rnd(h))
+                };
+                if !b.is_empty(p) {
+                    continue;
+                }
+                b.make(p);
+                for c in Color::BOTH {
+                    let fours: Vec<Pos> = b
+                        .squares()
+                        .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
+                        .collect();
+                    for _ in 0..8 {
+                        let m = Pos::new(rnd(w), rnd(h));
+                        if !b.is_empty(m) {
+                            continue;
+                        }
+                        let pats = b.patterns(m, c);
+                        let threes = pats.map(|p| p >= Pattern::B3);
+                        let side = b.side_to_move();
+                        b.set_side_to_move(c);
+                        b.make(m);
+                        for d in 0..4 {
+                            for k in -5isize..=5 {
+                                let s = m.step(d, k);
+                                if k == 0 || !b.contains(s) || !b.is_empty(s) {
+                                    continue;
+                                }
+                                b.make(s);
+                                let still: Vec<Pos> = fours
+                                    .iter()
+                                    .copied()
+                                    .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
+                                    .collect();
+                                let all = new_fours(&b, m, c, &[true; 4], &still);
+                                let some = new_fours(&b, m, c, &threes, &still);
+                                assert_eq!(all, some, "{rule:?} m {m:?} s {s:?} {pats:?}\n{b:?}");
+                                checked += 1;
+                                b.unmake();
+                            }
+                        }
+                        b.unmake();
+                        b.set_side_to_move(side);
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

@@ -224,7 +224,7 @@ impl Search<'_, '_> {
             }
             if all_win {
                 for &s in &replies[..nr] {
-                    let r = self.vcf_reply(b, depth, m, s, lo, hi);
+                    let r = self.vcf_reply(b, depth, (m, &pats), s, lo, hi);
                     if r != Res::Win {
                         all_win = false;
                         if r == Res::Abort {
@@ -273,11 +273,12 @@ impl Search<'_, '_> {
     }
 
     /// The defender answers the four `m` with `s`; then the attacker continues.
+    /// `mp`: the attacker's patterns at `m` before he played it.
     fn vcf_reply(
         &mut self,
         b: &mut Board,
         depth: u32,
-        m: Pos,
+        (m, mp): (Pos, &[Pattern; 4]),
         s: Pos,
         lo: usize,
         hi: usize,
@@ -326,7 +327,12 @@ impl Search<'_, '_> {
                 self.sv.stamp[p.index()] = st;
             }
         }
-        for d in 0..4 {
+        // New fours appear only on lines where m made at least a closed three (test
+        // `new_fours_only_along_threes`).
+        for (d, &pat) in mp.iter().enumerate() {
+            if pat < Pattern::B3 {
+                continue;
+            }
             for k in -4isize..=4 {
                 let q = m.step(d, k);
                 if k != 0
