@@ -554,6 +554,68 @@ fn near<const N: u32>(b: &Board, p: Pos, c: Color) -> bool {
     (own[0] | own[1] | own[2] | own[3]) != 0
 }
 
+/// Counts of a square's line shapes for one colour, four bits each (`features`): fives, fours
+/// (a `DoubleFour` line counts two), open fours, open threes, closed threes, open twos.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Features(u32);
+
+impl Features {
+    #[inline]
+    fn fives(self) -> u32 {
+        self.0 & 15
+    }
+    #[inline]
+    fn fours(self) -> u32 {
+        self.0 >> 4 & 15
+    }
+    #[inline]
+    fn open_fours(self) -> u32 {
+        self.0 >> 8 & 15
+    }
+    #[inline]
+    fn open_twos(self) -> u32 {
+        self.0 >> 20 & 15
+    }
+    /// Whether the square can be an attack of `or_inner` (a five, a four, a three, or two open
+    /// twos): elsewhere the scan's attack tests all answer no.
+    #[inline]
+    fn threatens(self) -> bool {
+        self.0 & 0xF_FFFF != 0 || self.open_twos() >= 2
+    }
+}
+
+/// `FEATURES[v]`: the `Features` of one line whose pattern nibble is `v`.
+static FEATURES: [u32; 16] = {
+    let mut t = [0u32; 16];
+    let mut v = 0;
+    while v < 16 {
+        t[v] = match v {
+            11 => 1,              // Five
+            10 => 2 << 4,         // DoubleFour
+            9 => 1 << 4 | 1 << 8, // F4
+            8 => 1 << 4,          // B4
+            7 => 1 << 12,         // F3
+            6 => 1 << 16,         // B3
+            5 => 1 << 20,         // F2
+            _ => 0,
+        };
+        v += 1;
+    }
+    t
+};
+
+/// The shape counts of a stone of colour `c` on `p`, from the four pattern bytes without
+/// building the patterns: what the scans ask of most squares.
+#[inline]
+fn features(b: &Board, p: Pos, c: Color) -> Features {
+    let s = 4 * c.index() as u32;
+    let mut f = 0;
+    for d in 0..4 {
+        f += FEATURES[(b.pattern_pair(p, d) >> s & 15) as usize];
+    }
+    Features(f)
+}
+
 /// Whether `p` and `q` are the same square or share a line within five squares, that is,
 /// whether a stone on one changes a line key of the other. `Pos` indexes a padded grid whose
 /// stride exceeds the widest board by more than five, so for two squares of a board an index

@@ -1281,3 +1281,50 @@ fn new_fours_only_along_threes() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// `features` against the patterns it summarises, on random positions under every rule.
+#[test]
+fn features_match_patterns() {
+    let mut seed = 0xFEA7_0123_4567_89ABu64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut seen_four = false;
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for _ in 0..110 {
+            let p = Pos::new(4 + rnd(7), 4 + rnd(7));
+            let p = if b.is_empty(p) {
+                p
+            } else {
+                Pos::new(rnd(15), rnd(15))
+            };
+            if !b.is_empty(p) {
+                continue;
+            }
+            b.make(p);
+            for q in b.squares().filter(|&q| b.is_empty(q)).collect::<Vec<_>>() {
+                for c in Color::BOTH {
+                    let pats = b.patterns(q, c);
+                    let f = features(&b, q, c);
+                    let count = |x: Pattern| pats.iter().filter(|&&y| y == x).count() as u32;
+                    assert_eq!(f.fives(), count(Pattern::Five));
+                    assert_eq!(f.fours(), four_count(&pats));
+                    assert_eq!(f.open_fours(), count(Pattern::F4));
+                    assert_eq!(f.open_twos(), count(Pattern::F2));
+                    let threatens = four_count(&pats) > 0
+                        || pats
+                            .iter()
+                            .any(|&x| matches!(x, Pattern::Five | Pattern::F3 | Pattern::B3))
+                        || count(Pattern::F2) >= 2;
+                    assert_eq!(f.threatens(), threatens, "{pats:?}");
+                    seen_four |= f.fours() > 0;
+                }
+            }
+        }
+    }
+    assert!(seen_four);
+}

@@ -5,7 +5,7 @@
 //! through the new four) and dead ends are cached by position.
 
 use super::tt::Entry;
-use super::{any_legal, four_count, near, shape_score, Res, Search};
+use super::{any_legal, features, four_count, near, shape_score, Res, Search};
 use crate::board::{Board, Color, Pattern, Pos, Rule};
 
 /// Most defender replies to one four (only caro has more than one).
@@ -35,21 +35,21 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
-                if near::<4>(b, p, o) && b.makes_five(p, o) {
+                if near::<4>(b, p, o) && features(b, p, o).fives() > 0 {
                     dfives += 1;
                     must = Some(p);
                 }
                 if !near::<3>(b, p, a) {
                     continue;
                 }
-                let pats = b.patterns(p, a);
-                if pats.contains(&Pattern::Five) {
+                let fa = features(b, p, a);
+                if fa.fives() > 0 {
                     self.sv.cands.truncate(lo);
                     self.sv.line.clear();
                     self.sv.line.push(p);
                     return Res::Win;
                 }
-                if four_count(&pats) > 0 {
+                if fa.fours() > 0 {
                     self.sv.cands.push(p);
                 }
             }

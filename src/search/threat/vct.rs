@@ -7,7 +7,9 @@
 
 use super::tt::Entry;
 use super::vcf::MAX_REPLIES;
-use super::{any_legal, four_count, legal, near, shape_score, Res, Search, FUKUMI_COST, UNLIMITED};
+use super::{
+    any_legal, features, four_count, legal, near, shape_score, Res, Search, FUKUMI_COST, UNLIMITED,
+};
 use crate::board::{Board, Color, Pattern, Pos, Rule, NCELLS};
 use std::cmp::Reverse;
 
@@ -212,13 +214,13 @@ impl Search<'_, '_> {
                     continue;
                 }
                 if near::<3>(b, p, o) {
-                    let po = b.patterns(p, o);
-                    if po.contains(&Pattern::Five) {
+                    let fo = features(b, p, o);
+                    if fo.fives() > 0 {
                         if nf < 2 {
                             df[nf] = p;
                             nf += 1;
                         }
-                    } else if four_count(&po) > 0 {
+                    } else if fo.fours() > 0 {
                         if nof < ofours.len() {
                             ofours[nof] = p;
                         }
@@ -226,6 +228,9 @@ impl Search<'_, '_> {
                     }
                 }
                 if !near::<1>(b, p, a) || !quiet_ok && !near::<2>(b, p, a) {
+                    continue;
+                }
+                if !features(b, p, a).threatens() {
                     continue;
                 }
                 let pats = b.patterns(p, a);
@@ -567,32 +572,32 @@ impl Search<'_, '_> {
                     continue;
                 }
                 if near::<3>(b, p, o) {
-                    let pats = b.patterns(p, o);
-                    if pats.contains(&Pattern::Five) {
+                    let fo = features(b, p, o);
+                    if fo.fives() > 0 {
                         self.sv.cands.truncate(clo);
                         return None;
                     }
-                    if four_count(&pats) > 0 {
+                    if fo.fours() > 0 {
                         self.sv.cands.push(p);
                     }
                 }
                 if near::<3>(b, p, a) {
-                    let pats = b.patterns(p, a);
-                    if pats.contains(&Pattern::Five) {
+                    let fa = features(b, p, a);
+                    if fa.fives() > 0 {
                         if n < 2 {
                             af[n] = p;
                             n += 1;
                         }
                         continue;
                     }
-                    let fc = four_count(&pats);
+                    let fc = fa.fours();
                     if fc > 0 {
                         if nf < fours.len() {
                             fours[nf] = p;
                         }
                         nf += 1;
                     }
-                    if (pats.contains(&Pattern::F4) || fc >= 2) && nt < threats.len() {
+                    if (fa.open_fours() > 0 || fc >= 2) && nt < threats.len() {
                         threats[nt] = p;
                         nt += 1;
                     }
