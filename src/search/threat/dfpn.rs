@@ -192,7 +192,7 @@ impl Search<'_, '_> {
                 let p = Pos::new(x, y);
                 if !b.is_empty(p)
                     || self.sv.stamp[p.index()] == st
-                    || super::near(b, p, a) < 1
+                    || !super::near::<1>(b, p, a)
                     || !legal(b, p, a)
                 {
                     continue;

@@ -15,7 +15,7 @@ mod tests;
 
 pub use solve::solve_main;
 
-use crate::board::{Board, Color, Pattern, Pos, Rule, NCELLS};
+use crate::board::{Board, Color, Pattern, Pos, Rule, MAX_SIZE, NCELLS, STRIDE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use tt::Table;
@@ -529,24 +529,125 @@ fn shape_score(pats: &[Pattern; 4]) -> i32 {
         .sum()
 }
 
-/// The most stones of colour `c` within five squares of `p` along any one line: a cheap bound
-/// read from the line keys (no table lookup) that lets board scans skip hopeless squares
-/// (a five needs 4 such stones, a four 3, a three 2).
+/// Whether some line through `p` holds at least `N` stones of colour `c` within five squares:
+/// a cheap bound read from the line keys (no table lookup) that lets board scans skip hopeless
+/// squares (a five needs 4 such stones, a four 3, a three 2). Clearing the lowest bit `N - 1`
+/// times instead of counting: the target has no popcount instruction, and the software count
+/// was the largest single cost of the scans.
 #[inline]
-fn near(b: &Board, p: Pos, c: Color) -> u32 {
-    let mut best = 0;
+fn near<const N: u32>(b: &Board, p: Pos, c: Color) -> bool {
+    // Written lane by lane over the four directions, with the colour as a shift, so that the
+    // compiler can keep the four keys in one vector register.
+    let shift = c.index() as u32;
+    let k = [b.key(p, 0), b.key(p, 1), b.key(p, 2), b.key(p, 3)];
+    let mut own = [0u32; 4];
     for d in 0..4 {
-        let k = b.key(p, d);
-        let lo = k & 0x55555;
-        let hi = (k >> 1) & 0x55555;
-        let own = match c {
-            Color::Black => lo & !hi,
-            Color::White => hi & !lo,
-        };
-        best = best.max(own.count_ones());
+        // Cell codes: 1 black, 2 white, 3 wall; a cell is own when its bit for `c` is set and
+        // the other bit is not.
+        own[d] = (k[d] ^ k[d] >> 1) & (k[d] >> shift) & 0x55555;
     }
-    best
+    for _ in 1..N {
+        for o in own.iter_mut() {
+            *o &= o.wrapping_sub(1);
+        }
+    }
+    (own[0] | own[1] | own[2] | own[3]) != 0
 }
+
+/// Counts of a square's line shapes for one colour, four bits each (`features`): fives, fours
+/// (a `DoubleFour` line counts two), open fours, open threes, closed threes, open twos.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Features(u32);
+
+impl Features {
+    #[inline]
+    fn fives(self) -> u32 {
+        self.0 & 15
+    }
+    #[inline]
+    fn fours(self) -> u32 {
+        self.0 >> 4 & 15
+    }
+    #[inline]
+    fn open_fours(self) -> u32 {
+        self.0 >> 8 & 15
+    }
+    #[inline]
+    fn open_twos(self) -> u32 {
+        self.0 >> 20 & 15
+    }
+    /// Whether the square can be an attack of `or_inner` (a five, a four, a three, or two open
+    /// twos): elsewhere the scan's attack tests all answer no.
+    #[inline]
+    fn threatens(self) -> bool {
+        self.0 & 0xF_FFFF != 0 || self.open_twos() >= 2
+    }
+}
+
+/// `FEATURES[v]`: the `Features` of one line whose pattern nibble is `v`.
+static FEATURES: [u32; 16] = {
+    let mut t = [0u32; 16];
+    let mut v = 0;
+    while v < 16 {
+        t[v] = match v {
+            11 => 1,              // Five
+            10 => 2 << 4,         // DoubleFour
+            9 => 1 << 4 | 1 << 8, // F4
+            8 => 1 << 4,          // B4
+            7 => 1 << 12,         // F3
+            6 => 1 << 16,         // B3
+            5 => 1 << 20,         // F2
+            _ => 0,
+        };
+        v += 1;
+    }
+    t
+};
+
+/// The shape counts of a stone of colour `c` on `p`, from the four pattern bytes without
+/// building the patterns: what the scans ask of most squares.
+#[inline]
+fn features(b: &Board, p: Pos, c: Color) -> Features {
+    let s = 4 * c.index() as u32;
+    let mut f = 0;
+    for d in 0..4 {
+        f += FEATURES[(b.pattern_pair(p, d) >> s & 15) as usize];
+    }
+    Features(f)
+}
+
+/// Whether `p` and `q` are the same square or share a line within five squares, that is,
+/// whether a stone on one changes a line key of the other. `Pos` indexes a padded grid whose
+/// stride exceeds the widest board by more than five, so for two squares of a board an index
+/// difference of at most five steps names one direction and distance.
+#[inline]
+fn lined_up(p: Pos, q: Pos) -> bool {
+    let diff = p.index() as isize - q.index() as isize;
+    diff.unsigned_abs() <= LINE_REACH && LINED_UP[(diff + LINE_REACH as isize) as usize]
+}
+
+/// Largest index difference of two squares five apart on a line.
+const LINE_REACH: usize = 5 * (STRIDE + 1);
+
+/// `LINED_UP[d + LINE_REACH]`: whether index difference `d` is 0 or k steps of one direction,
+/// k in 1..=5.
+static LINED_UP: [bool; 2 * LINE_REACH + 1] = {
+    assert!(MAX_SIZE + 5 < STRIDE);
+    let mut t = [false; 2 * LINE_REACH + 1];
+    t[LINE_REACH] = true;
+    let steps = [1, STRIDE, STRIDE + 1, STRIDE - 1];
+    let mut d = 0;
+    while d < 4 {
+        let mut k = 1;
+        while k <= 5 {
+            t[LINE_REACH + k * steps[d]] = true;
+            t[LINE_REACH - k * steps[d]] = true;
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+};
 
 /// The empty squares where `c` makes a five, scanning the whole board; stops after `max`.
 fn five_squares(b: &Board, c: Color, out: &mut [Pos; 2]) -> usize {
@@ -554,7 +655,7 @@ fn five_squares(b: &Board, c: Color, out: &mut [Pos; 2]) -> usize {
     for y in 0..b.height() {
         for x in 0..b.width() {
             let p = Pos::new(x, y);
-            if b.is_empty(p) && near(b, p, c) >= 4 && b.makes_five(p, c) {
+            if b.is_empty(p) && near::<4>(b, p, c) && b.makes_five(p, c) {
                 out[n] = p;
                 n += 1;
                 if n == out.len() {

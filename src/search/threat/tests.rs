@@ -1049,3 +1049,282 @@ fn attacks_that_won_before_come_first_then_by_score() {
     s.prefer_won_attacks(Color::Black, 0, 3);
     assert!(s.sv.moves.iter().map(|m| m.1).eq([r, p, q]));
 }
+
+/// The scan filter `near::<N>` against a plain count of each colour's stones within five
+/// squares on each line, on positions of random games (walls included on a small board).
+#[test]
+fn near_matches_a_plain_count() {
+    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for (w, h) in [(15, 15), (7, 9), (32, 32)] {
+        let mut b = Board::new(w, h, Rule::Freestyle).unwrap();
+        for _ in 0..(w * h / 3) {
+            let p = Pos::new(rnd(w), rnd(h));
+            if b.is_empty(p) {
+                b.make(p);
+            }
+            for q in b.squares().collect::<Vec<_>>() {
+                for c in Color::BOTH {
+                    let mut most = 0;
+                    for d in 0..4 {
+                        let n = (-5isize..=5)
+                            .filter(|&k| k != 0 && b.contains(q.step(d, k)))
+                            .filter(|&k| b.stone(q.step(d, k)) == Some(c))
+                            .count();
+                        most = most.max(n);
+                    }
+                    assert_eq!(near::<1>(&b, q, c), most >= 1);
+                    assert_eq!(near::<2>(&b, q, c), most >= 2);
+                    assert_eq!(near::<3>(&b, q, c), most >= 3);
+                    assert_eq!(near::<4>(&b, q, c), most >= 4);
+                }
+            }
+        }
+    }
+}
+
+/// `lined_up` against coordinates: same square, or one line within five squares.
+#[test]
+fn lined_up_matches_coordinates() {
+    for (px, py) in [(0, 0), (31, 31), (0, 31), (16, 5), (4, 27)] {
+        let p = Pos::new(px, py);
+        for qy in 0..32 {
+            for qx in 0..32 {
+                let q = Pos::new(qx, qy);
+                let dx = qx as i64 - px as i64;
+                let dy = qy as i64 - py as i64;
+                let line = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+                let want = line && dx.abs().max(dy.abs()) <= 5;
+                assert_eq!(lined_up(p, q), want, "{p:?} {q:?}");
+            }
+        }
+    }
+}
+
+/// A stone makes new five squares on its own lines only where the pattern tables call it a
+/// four in that direction (`vcf_reply` skips the other directions): checked on every empty
+/// square of random positions under every rule, for both colours, where that colour has no
+/// five square on the stone's lines already (nor on the square itself).
+#[test]
+fn new_five_squares_only_along_fours() {
+    let mut seed = 0x0DDB_1A5E_5BAD_5EEDu64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let rules = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+    for rule in rules {
+        for game in 0..12 {
+            let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
+            let mut b = Board::new(w, h, rule).unwrap();
+            for _ in 0..(w * h / 2) {
+                // Dense play near the centre makes many fours.
+                let p = Pos::new(w / 2 - 3 + rnd(7), h / 2 - 3 + rnd(7));
+                let p = if b.is_empty(p) {
+                    p
+                } else {
+                    Pos::new(rnd(w), rnd(h))
+                };
+                if !b.is_empty(p) {
+                    continue;
+                }
+                b.make(p);
+                for s in b.squares().collect::<Vec<_>>() {
+                    if !b.is_empty(s) {
+                        continue;
+                    }
+                    for c in Color::BOTH {
+                        let fives_on = |b: &Board, d: usize| {
+                            (-4isize..=4).any(|k| {
+                                let q = s.step(d, k);
+                                k != 0
+                                    && b.contains(q)
+                                    && b.is_empty(q)
+                                    && b.pattern(q, d, c) == Pattern::Five
+                            })
+                        };
+                        let before: Vec<bool> = (0..4).map(|d| fives_on(&b, d)).collect();
+                        let pats = b.patterns(s, c);
+                        if pats.contains(&Pattern::Five) {
+                            continue;
+                        }
+                        let side = b.side_to_move();
+                        b.set_side_to_move(c);
+                        b.make(s);
+                        for d in 0..4 {
+                            if !before[d] && fives_on(&b, d) {
+                                assert!(
+                                    pats[d].is_four(),
+                                    "{rule:?} {s:?} {d} {:?}\n{b:?}",
+                                    pats[d]
+                                );
+                            }
+                        }
+                        b.unmake();
+                        b.set_side_to_move(side);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A stone makes new fours on its own lines only in the directions where it makes at least a
+/// closed three (`vcf_reply` reads only those lines for the child's new four squares), also
+/// after an opponent stone nearby: the child's four squares computed both ways agree on random
+/// positions under every rule, for both colours.
+#[test]
+fn new_fours_only_along_threes() {
+    let mut seed = 0x5EED_F00D_0FF5_EED5u64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let rules = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+    let new_fours = |b: &Board, m: Pos, c: Color, dirs: &[bool; 4], old: &[Pos]| {
+        let mut v = Vec::new();
+        for (d, &on) in dirs.iter().enumerate() {
+            for k in -4isize..=4 {
+                let q = m.step(d, k);
+                if on
+                    && k != 0
+                    && b.contains(q)
+                    && b.is_empty(q)
+                    && b.pattern(q, d, c).is_four()
+                    && !old.contains(&q)
+                    && !v.contains(&q)
+                {
+                    v.push(q);
+                }
+            }
+        }
+        v.sort();
+        v
+    };
+    let mut checked = 0;
+    for rule in rules {
+        for game in 0..10 {
+            let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
+            let mut b = Board::new(w, h, rule).unwrap();
+            for _ in 0..(w * h / 2) {
+                let p = Pos::new(w / 2 - 3 + rnd(7), h / 2 - 3 + rnd(7));
+                let p = if b.is_empty(p) {
+                    p
+                } else {
+                    Pos::new(rnd(w), rnd(h))
+                };
+                if !b.is_empty(p) {
+                    continue;
+                }
+                b.make(p);
+                for c in Color::BOTH {
+                    let fours: Vec<Pos> = b
+                        .squares()
+                        .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
+                        .collect();
+                    for _ in 0..8 {
+                        let m = Pos::new(rnd(w), rnd(h));
+                        if !b.is_empty(m) {
+                            continue;
+                        }
+                        let pats = b.patterns(m, c);
+                        let threes = pats.map(|p| p >= Pattern::B3);
+                        let side = b.side_to_move();
+                        b.set_side_to_move(c);
+                        b.make(m);
+                        for d in 0..4 {
+                            for k in -5isize..=5 {
+                                let s = m.step(d, k);
+                                if k == 0 || !b.contains(s) || !b.is_empty(s) {
+                                    continue;
+                                }
+                                b.make(s);
+                                let still: Vec<Pos> = fours
+                                    .iter()
+                                    .copied()
+                                    .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
+                                    .collect();
+                                let all = new_fours(&b, m, c, &[true; 4], &still);
+                                let some = new_fours(&b, m, c, &threes, &still);
+                                assert_eq!(all, some, "{rule:?} m {m:?} s {s:?} {pats:?}\n{b:?}");
+                                checked += 1;
+                                b.unmake();
+                            }
+                        }
+                        b.unmake();
+                        b.set_side_to_move(side);
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+/// `features` against the patterns it summarises, on random positions under every rule.
+#[test]
+fn features_match_patterns() {
+    let mut seed = 0xFEA7_0123_4567_89ABu64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut seen_four = false;
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for _ in 0..110 {
+            let p = Pos::new(4 + rnd(7), 4 + rnd(7));
+            let p = if b.is_empty(p) {
+                p
+            } else {
+                Pos::new(rnd(15), rnd(15))
+            };
+            if !b.is_empty(p) {
+                continue;
+            }
+            b.make(p);
+            for q in b.squares().filter(|&q| b.is_empty(q)).collect::<Vec<_>>() {
+                for c in Color::BOTH {
+                    let pats = b.patterns(q, c);
+                    let f = features(&b, q, c);
+                    let count = |x: Pattern| pats.iter().filter(|&&y| y == x).count() as u32;
+                    assert_eq!(f.fives(), count(Pattern::Five));
+                    assert_eq!(f.fours(), four_count(&pats));
+                    assert_eq!(f.open_fours(), count(Pattern::F4));
+                    assert_eq!(f.open_twos(), count(Pattern::F2));
+                    let threatens = four_count(&pats) > 0
+                        || pats
+                            .iter()
+                            .any(|&x| matches!(x, Pattern::Five | Pattern::F3 | Pattern::B3))
+                        || count(Pattern::F2) >= 2;
+                    assert_eq!(f.threatens(), threatens, "{pats:?}");
+                    seen_four |= f.fours() > 0;
+                }
+            }
+        }
+    }
+    assert!(seen_four);
+}

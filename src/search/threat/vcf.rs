@@ -5,7 +5,7 @@
 //! through the new four) and dead ends are cached by position.
 
 use super::tt::Entry;
-use super::{any_legal, four_count, near, shape_score, Res, Search};
+use super::{any_legal, features, four_count, near, shape_score, Res, Search};
 use crate::board::{Board, Color, Pattern, Pos, Rule};
 
 /// Most defender replies to one four (only caro has more than one).
@@ -35,21 +35,21 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
-                if near(b, p, o) >= 4 && b.makes_five(p, o) {
+                if near::<4>(b, p, o) && features(b, p, o).fives() > 0 {
                     dfives += 1;
                     must = Some(p);
                 }
-                if near(b, p, a) < 3 {
+                if !near::<3>(b, p, a) {
                     continue;
                 }
-                let pats = b.patterns(p, a);
-                if pats.contains(&Pattern::Five) {
+                let fa = features(b, p, a);
+                if fa.fives() > 0 {
                     self.sv.cands.truncate(lo);
                     self.sv.line.clear();
                     self.sv.line.push(p);
                     return Res::Win;
                 }
-                if four_count(&pats) > 0 {
+                if fa.fours() > 0 {
                     self.sv.cands.push(p);
                 }
             }
@@ -121,15 +121,7 @@ impl Search<'_, '_> {
         if self.tick() {
             return Res::Abort;
         }
-        // A VCF under a node budget (inside a VCT) keeps its own entries, for the running
-        // search only: its cut-offs say nothing about an unbudgeted search, and reusing its
-        // results in a later search would change what that one's budgets reach.
-        let key = b.hash()
-            ^ if self.sv.vcf_budget == 0 {
-                SALT
-            } else {
-                SALT_BUDGET
-            };
+        let key = self.vcf_key(b);
         match self.sv.tt.probe(key) {
             Some(Entry::NoWin | Entry::LocalNoWin) => return Res::NoWin,
             Some(Entry::Cut(d)) if d >= depth => {
@@ -232,7 +224,7 @@ impl Search<'_, '_> {
             }
             if all_win {
                 for &s in &replies[..nr] {
-                    let r = self.vcf_reply(b, depth, m, s, lo, hi);
+                    let r = self.vcf_reply(b, depth, (m, &pats), s, lo, hi);
                     if r != Res::Win {
                         all_win = false;
                         if r == Res::Abort {
@@ -266,23 +258,46 @@ impl Search<'_, '_> {
         result
     }
 
+    /// The table key of a VCF node. A VCF under a node budget (inside a VCT) keeps its own
+    /// entries, for the running search only: its cut-offs say nothing about an unbudgeted
+    /// search, and reusing its results in a later search would change what that one's budgets
+    /// reach.
+    #[inline]
+    pub(super) fn vcf_key(&self, b: &Board) -> u64 {
+        b.hash()
+            ^ if self.sv.vcf_budget == 0 {
+                SALT
+            } else {
+                SALT_BUDGET
+            }
+    }
+
     /// The defender answers the four `m` with `s`; then the attacker continues.
+    /// `mp`: the attacker's patterns at `m` before he played it.
     fn vcf_reply(
         &mut self,
         b: &mut Board,
         depth: u32,
-        m: Pos,
+        (m, mp): (Pos, &[Pattern; 4]),
         s: Pos,
         lo: usize,
         hi: usize,
     ) -> Res {
         let a = b.side_to_move().opposite();
         let o = a.opposite();
+        // The defender has no five square here, so a new one lies on a line where the block
+        // makes a four (test `new_five_squares_only_along_fours`): only those lines are read.
+        let sp = b.patterns(s, o);
         b.make(s);
+        // The child probes this slot after the scans below: start loading it now.
+        self.sv.tt.prefetch(self.vcf_key(b));
         // The block may give the defender a four: its five square binds the next four.
         let mut dfive = None;
         let mut dn = 0;
-        for d in 0..4 {
+        for (d, pat) in sp.iter().enumerate() {
+            if !pat.is_four() {
+                continue;
+            }
             for k in -4isize..=4 {
                 let q = s.step(d, k);
                 if k != 0
@@ -300,17 +315,24 @@ impl Search<'_, '_> {
             b.unmake();
             return Res::NoWin;
         }
-        // Child candidates: the parent's that still four, plus new ones on m's lines.
+        // Child candidates: the parent's that still four, plus new ones on m's lines. A parent
+        // four off the lines of m and s (within five) kept its line keys, so it still fours.
         let clo = self.sv.cands.len();
         let st = self.next_stamp();
         for j in lo..hi {
             let p = self.sv.cands[j];
-            if b.is_empty(p) && four_count(&b.patterns(p, a)) > 0 {
+            let same = !super::lined_up(p, m) && !super::lined_up(p, s);
+            if same || b.is_empty(p) && four_count(&b.patterns(p, a)) > 0 {
                 self.sv.cands.push(p);
                 self.sv.stamp[p.index()] = st;
             }
         }
-        for d in 0..4 {
+        // New fours appear only on lines where m made at least a closed three (test
+        // `new_fours_only_along_threes`).
+        for (d, &pat) in mp.iter().enumerate() {
+            if pat < Pattern::B3 {
+                continue;
+            }
             for k in -4isize..=4 {
                 let q = m.step(d, k);
                 if k != 0

@@ -7,7 +7,9 @@
 
 use super::tt::Entry;
 use super::vcf::MAX_REPLIES;
-use super::{any_legal, four_count, legal, near, shape_score, Res, Search, FUKUMI_COST, UNLIMITED};
+use super::{
+    any_legal, features, four_count, legal, near, shape_score, Res, Search, FUKUMI_COST, UNLIMITED,
+};
 use crate::board::{Board, Color, Pattern, Pos, Rule, NCELLS};
 use std::cmp::Reverse;
 
@@ -174,6 +176,8 @@ impl Search<'_, '_> {
         if let Some(r) = self.probe(b, d) {
             return r;
         }
+        // The node's VCF probes its slot after the board scan: start loading it now.
+        self.sv.tt.prefetch(self.vcf_key(b));
         let outer_cut = std::mem::replace(&mut self.sv.depth_cut, false);
         let clo = self.sv.cands.len();
         let mlo = self.sv.moves.len();
@@ -199,18 +203,34 @@ impl Search<'_, '_> {
         let last = last_move_of(b, a);
         let mut df = [Pos::NONE; 2];
         let mut nf = 0;
+        // The defender's four squares, in board order, for his VCF check before the attacks
+        // (None past the array: that check then scans for itself).
+        let mut ofours = [Pos::NONE; 64];
+        let mut nof = 0;
         for y in 0..b.height() {
             for x in 0..b.width() {
                 let p = Pos::new(x, y);
                 if !b.is_empty(p) {
                     continue;
                 }
-                if near(b, p, o) >= 4 && b.makes_five(p, o) && nf < 2 {
-                    df[nf] = p;
-                    nf += 1;
+                if near::<3>(b, p, o) {
+                    let fo = features(b, p, o);
+                    if fo.fives() > 0 {
+                        if nf < 2 {
+                            df[nf] = p;
+                            nf += 1;
+                        }
+                    } else if fo.fours() > 0 {
+                        if nof < ofours.len() {
+                            ofours[nof] = p;
+                        }
+                        nof += 1;
+                    }
                 }
-                let na = near(b, p, a);
-                if na < 1 || na < 2 && !quiet_ok {
+                if !near::<1>(b, p, a) || !quiet_ok && !near::<2>(b, p, a) {
+                    continue;
+                }
+                if !features(b, p, a).threatens() {
                     continue;
                 }
                 let pats = b.patterns(p, a);
@@ -274,7 +294,8 @@ impl Search<'_, '_> {
         }
         let mut mhi = self.sv.moves.len();
         if mhi > mlo {
-            mhi = self.drop_attacks_under_vcf(b, mlo, mhi);
+            let ofours = (nof <= ofours.len()).then_some(&ofours[..nof.min(ofours.len())]);
+            mhi = self.drop_attacks_under_vcf_known(b, mlo, mhi, ofours);
         }
         if mhi - mlo > 1 {
             self.order_by_defences(b, d, mlo, mhi);
@@ -344,10 +365,32 @@ impl Search<'_, '_> {
     /// VCF playing out as before loses to it: such attacks are dropped from `moves[lo..hi]`.
     /// Returns the new end of the list.
     pub(super) fn drop_attacks_under_vcf(&mut self, b: &mut Board, lo: usize, hi: usize) -> usize {
+        self.drop_attacks_under_vcf_known(b, lo, hi, None)
+    }
+
+    /// `drop_attacks_under_vcf` given the defender's four squares in board order when the
+    /// caller's scan found them (and neither side has a five): the same search, no scan.
+    fn drop_attacks_under_vcf_known(
+        &mut self,
+        b: &mut Board,
+        lo: usize,
+        hi: usize,
+        ofours: Option<&[Pos]>,
+    ) -> usize {
         let a = b.side_to_move();
         let o = a.opposite();
         b.set_side_to_move(o);
-        let vcf = self.defender_vcf(b);
+        let vcf = match ofours {
+            Some(f) => {
+                let flo = self.sv.cands.len();
+                self.sv.cands.extend_from_slice(f);
+                let fhi = self.sv.cands.len();
+                let r = self.defender_vcf_from(b, flo, fhi);
+                self.sv.cands.truncate(flo);
+                r
+            }
+            None => self.defender_vcf(b),
+        };
         b.set_side_to_move(a);
         if !vcf {
             return hi;
@@ -441,8 +484,7 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
-                let na = near(b, p, a);
-                if na < 1 || na < 2 && !quiet_ok {
+                if !near::<1>(b, p, a) || !quiet_ok && !near::<2>(b, p, a) {
                     continue;
                 }
                 let pats = b.patterns(p, a);
@@ -529,34 +571,33 @@ impl Search<'_, '_> {
                 if !b.is_empty(p) {
                     continue;
                 }
-                let no = near(b, p, o);
-                if no >= 3 {
-                    let pats = b.patterns(p, o);
-                    if pats.contains(&Pattern::Five) {
+                if near::<3>(b, p, o) {
+                    let fo = features(b, p, o);
+                    if fo.fives() > 0 {
                         self.sv.cands.truncate(clo);
                         return None;
                     }
-                    if four_count(&pats) > 0 {
+                    if fo.fours() > 0 {
                         self.sv.cands.push(p);
                     }
                 }
-                if near(b, p, a) >= 3 {
-                    let pats = b.patterns(p, a);
-                    if pats.contains(&Pattern::Five) {
+                if near::<3>(b, p, a) {
+                    let fa = features(b, p, a);
+                    if fa.fives() > 0 {
                         if n < 2 {
                             af[n] = p;
                             n += 1;
                         }
                         continue;
                     }
-                    let fc = four_count(&pats);
+                    let fc = fa.fours();
                     if fc > 0 {
                         if nf < fours.len() {
                             fours[nf] = p;
                         }
                         nf += 1;
                     }
-                    if (pats.contains(&Pattern::F4) || fc >= 2) && nt < threats.len() {
+                    if (fa.open_fours() > 0 || fc >= 2) && nt < threats.len() {
                         threats[nt] = p;
                         nt += 1;
                     }
@@ -650,27 +691,32 @@ impl Search<'_, '_> {
         // A block that leaves an open four standing loses at once: skip it. Fours count too.
         // Order by the defender's own shape with a small bonus for direct blocks: a defence
         // that also builds refutes more often (measured on the renju puzzle set).
+        // A threat square off the block's lines keeps its shapes, and (but for renju black,
+        // whose forbidden points read further) stays playable: the block leaves it standing.
+        let local = !(a == Color::Black && b.rule() == Rule::Renju);
         for &(pri, e) in &cand[..nc] {
             if !legal(b, e, o) {
                 continue;
             }
-            let counter = four_count(&b.patterns(e, o)) > 0;
-            b.make(e);
-            let mut stops = true;
-            for &q in threats {
-                if b.is_empty(q) {
-                    let pats = b.patterns(q, a);
-                    if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2) && legal(b, q, a) {
-                        stops = false;
-                        break;
+            let pe = b.patterns(e, o);
+            let counter = four_count(&pe) > 0;
+            let mut stops = !(local && threats.iter().any(|&q| !super::lined_up(q, e)));
+            if stops {
+                b.make(e);
+                for &q in threats {
+                    if b.is_empty(q) {
+                        let pats = b.patterns(q, a);
+                        if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2) && legal(b, q, a)
+                        {
+                            stops = false;
+                            break;
+                        }
                     }
                 }
+                b.unmake();
             }
-            b.unmake();
             if stops || counter {
-                self.sv
-                    .moves
-                    .push((pri * 8 + shape_score(&b.patterns(e, o)), e));
+                self.sv.moves.push((pri * 8 + shape_score(&pe), e));
             }
         }
         // Counter-fours anywhere.
@@ -936,7 +982,7 @@ impl Search<'_, '_> {
                         _ => 0,
                     };
                 }
-                if near(b, p, a) >= 1 {
+                if near::<1>(b, p, a) {
                     score += 4;
                 }
                 self.sv.moves.push((score, p));
