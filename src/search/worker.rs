@@ -105,7 +105,7 @@ impl<'s> Worker<'s> {
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.0) as u8;
+                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 1.6) as u8;
             }
         }
         Worker {
