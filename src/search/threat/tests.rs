@@ -1050,17 +1050,50 @@ fn attacks_that_won_before_come_first_then_by_score() {
     assert!(s.sv.moves.iter().map(|m| m.1).eq([r, p, q]));
 }
 
+/// The rules the random-position tests cover.
+const EVERY_RULE: [Rule; 5] = [
+    Rule::Freestyle,
+    Rule::Standard,
+    Rule::Renju,
+    Rule::Caro,
+    Rule::CaroExact,
+];
+
+/// A small deterministic generator (xorshift) for the random-position tests.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    /// Plays the side to move on a random square near the centre (dense play makes many
+    /// fours), or anywhere when that one is taken; false when that square is taken too.
+    fn play_dense(&mut self, b: &mut Board) -> bool {
+        let (w, h) = (b.width(), b.height());
+        let p = Pos::new(w / 2 - 3 + self.below(7), h / 2 - 3 + self.below(7));
+        let p = if b.is_empty(p) {
+            p
+        } else {
+            Pos::new(self.below(w), self.below(h))
+        };
+        if !b.is_empty(p) {
+            return false;
+        }
+        b.make(p);
+        true
+    }
+}
+
 /// The scan filter `near::<N>` against a plain count of each colour's stones within five
 /// squares on each line, on positions of random games (walls included on a small board).
 #[test]
 fn near_matches_a_plain_count() {
-    let mut seed = 0x1234_5678_9ABC_DEF1u64;
-    let mut rnd = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1u64);
+    let mut rnd = |n: usize| rng.below(n);
     for (w, h) in [(15, 15), (7, 9), (32, 32)] {
         let mut b = Board::new(w, h, Rule::Freestyle).unwrap();
         for _ in 0..(w * h / 3) {
@@ -1112,36 +1145,16 @@ fn lined_up_matches_coordinates() {
 /// five square on the stone's lines already (nor on the square itself).
 #[test]
 fn new_five_squares_only_along_fours() {
-    let mut seed = 0x0DDB_1A5E_5BAD_5EEDu64;
-    let mut rnd = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
-    let rules = [
-        Rule::Freestyle,
-        Rule::Standard,
-        Rule::Renju,
-        Rule::Caro,
-        Rule::CaroExact,
-    ];
+    let mut rng = Rng(0x0DDB_1A5E_5BAD_5EEDu64);
+    let rules = EVERY_RULE;
     for rule in rules {
         for game in 0..12 {
             let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
             let mut b = Board::new(w, h, rule).unwrap();
             for _ in 0..(w * h / 2) {
-                // Dense play near the centre makes many fours.
-                let p = Pos::new(w / 2 - 3 + rnd(7), h / 2 - 3 + rnd(7));
-                let p = if b.is_empty(p) {
-                    p
-                } else {
-                    Pos::new(rnd(w), rnd(h))
-                };
-                if !b.is_empty(p) {
+                if !rng.play_dense(&mut b) {
                     continue;
                 }
-                b.make(p);
                 for s in b.squares().collect::<Vec<_>>() {
                     if !b.is_empty(s) {
                         continue;
@@ -1188,20 +1201,8 @@ fn new_five_squares_only_along_fours() {
 /// positions under every rule, for both colours.
 #[test]
 fn new_fours_only_along_threes() {
-    let mut seed = 0x5EED_F00D_0FF5_EED5u64;
-    let mut rnd = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
-    let rules = [
-        Rule::Freestyle,
-        Rule::Standard,
-        Rule::Renju,
-        Rule::Caro,
-        Rule::CaroExact,
-    ];
+    let mut rng = Rng(0x5EED_F00D_0FF5_EED5u64);
+    let rules = EVERY_RULE;
     let new_fours = |b: &Board, m: Pos, c: Color, dirs: &[bool; 4], old: &[Pos]| {
         let mut v = Vec::new();
         for (d, &on) in dirs.iter().enumerate() {
@@ -1228,23 +1229,16 @@ fn new_fours_only_along_threes() {
             let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
             let mut b = Board::new(w, h, rule).unwrap();
             for _ in 0..(w * h / 2) {
-                let p = Pos::new(w / 2 - 3 + rnd(7), h / 2 - 3 + rnd(7));
-                let p = if b.is_empty(p) {
-                    p
-                } else {
-                    Pos::new(rnd(w), rnd(h))
-                };
-                if !b.is_empty(p) {
+                if !rng.play_dense(&mut b) {
                     continue;
                 }
-                b.make(p);
                 for c in Color::BOTH {
                     let fours: Vec<Pos> = b
                         .squares()
                         .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
                         .collect();
                     for _ in 0..8 {
-                        let m = Pos::new(rnd(w), rnd(h));
+                        let m = Pos::new(rng.below(w), rng.below(h));
                         if !b.is_empty(m) {
                             continue;
                         }
@@ -1285,27 +1279,14 @@ fn new_fours_only_along_threes() {
 /// `features` against the patterns it summarises, on random positions under every rule.
 #[test]
 fn features_match_patterns() {
-    let mut seed = 0xFEA7_0123_4567_89ABu64;
-    let mut rnd = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = Rng(0xFEA7_0123_4567_89ABu64);
     let mut seen_four = false;
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
         let mut b = Board::new(15, 15, rule).unwrap();
         for _ in 0..110 {
-            let p = Pos::new(4 + rnd(7), 4 + rnd(7));
-            let p = if b.is_empty(p) {
-                p
-            } else {
-                Pos::new(rnd(15), rnd(15))
-            };
-            if !b.is_empty(p) {
+            if !rng.play_dense(&mut b) {
                 continue;
             }
-            b.make(p);
             for q in b.squares().filter(|&q| b.is_empty(q)).collect::<Vec<_>>() {
                 for c in Color::BOTH {
                     let pats = b.patterns(q, c);
