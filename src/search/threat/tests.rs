@@ -1088,6 +1088,24 @@ impl Rng {
     }
 }
 
+/// Plays `games` random dense games under every rule (every third one on a 9x9 board, walls
+/// close by, the others on 15x15) and hands each position after a move to `visit`, with the
+/// generator for any further random choice.
+fn each_dense_position(seed: u64, games: usize, mut visit: impl FnMut(&mut Board, Rule, &mut Rng)) {
+    let mut rng = Rng(seed);
+    for rule in EVERY_RULE {
+        for game in 0..games {
+            let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
+            let mut b = Board::new(w, h, rule).unwrap();
+            for _ in 0..(w * h / 2) {
+                if rng.play_dense(&mut b) {
+                    visit(&mut b, rule, &mut rng);
+                }
+            }
+        }
+    }
+}
+
 /// The scan filter `near::<N>` against a plain count of each colour's stones within five
 /// squares on each line, on positions of random games (walls included on a small board).
 #[test]
@@ -1145,54 +1163,39 @@ fn lined_up_matches_coordinates() {
 /// five square on the stone's lines already (nor on the square itself).
 #[test]
 fn new_five_squares_only_along_fours() {
-    let mut rng = Rng(0x0DDB_1A5E_5BAD_5EEDu64);
-    let rules = EVERY_RULE;
-    for rule in rules {
-        for game in 0..12 {
-            let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
-            let mut b = Board::new(w, h, rule).unwrap();
-            for _ in 0..(w * h / 2) {
-                if !rng.play_dense(&mut b) {
+    each_dense_position(0x0DDB_1A5E_5BAD_5EED, 12, |b, rule, _| {
+        for s in b.squares().collect::<Vec<_>>() {
+            if !b.is_empty(s) {
+                continue;
+            }
+            for c in Color::BOTH {
+                let fives_on = |b: &Board, d: usize| {
+                    (-4isize..=4).any(|k| {
+                        let q = s.step(d, k);
+                        k != 0
+                            && b.contains(q)
+                            && b.is_empty(q)
+                            && b.pattern(q, d, c) == Pattern::Five
+                    })
+                };
+                let before: Vec<bool> = (0..4).map(|d| fives_on(b, d)).collect();
+                let pats = b.patterns(s, c);
+                if pats.contains(&Pattern::Five) {
                     continue;
                 }
-                for s in b.squares().collect::<Vec<_>>() {
-                    if !b.is_empty(s) {
-                        continue;
-                    }
-                    for c in Color::BOTH {
-                        let fives_on = |b: &Board, d: usize| {
-                            (-4isize..=4).any(|k| {
-                                let q = s.step(d, k);
-                                k != 0
-                                    && b.contains(q)
-                                    && b.is_empty(q)
-                                    && b.pattern(q, d, c) == Pattern::Five
-                            })
-                        };
-                        let before: Vec<bool> = (0..4).map(|d| fives_on(&b, d)).collect();
-                        let pats = b.patterns(s, c);
-                        if pats.contains(&Pattern::Five) {
-                            continue;
-                        }
-                        let side = b.side_to_move();
-                        b.set_side_to_move(c);
-                        b.make(s);
-                        for d in 0..4 {
-                            if !before[d] && fives_on(&b, d) {
-                                assert!(
-                                    pats[d].is_four(),
-                                    "{rule:?} {s:?} {d} {:?}\n{b:?}",
-                                    pats[d]
-                                );
-                            }
-                        }
-                        b.unmake();
-                        b.set_side_to_move(side);
+                let side = b.side_to_move();
+                b.set_side_to_move(c);
+                b.make(s);
+                for d in 0..4 {
+                    if !before[d] && fives_on(b, d) {
+                        assert!(pats[d].is_four(), "{rule:?} {s:?} {d} {:?}\n{b:?}", pats[d]);
                     }
                 }
+                b.unmake();
+                b.set_side_to_move(side);
             }
         }
-    }
+    });
 }
 
 /// A stone makes new fours on its own lines only in the directions where it makes at least a
@@ -1201,8 +1204,6 @@ fn new_five_squares_only_along_fours() {
 /// positions under every rule, for both colours.
 #[test]
 fn new_fours_only_along_threes() {
-    let mut rng = Rng(0x5EED_F00D_0FF5_EED5u64);
-    let rules = EVERY_RULE;
     let new_fours = |b: &Board, m: Pos, c: Color, dirs: &[bool; 4], old: &[Pos]| {
         let mut v = Vec::new();
         for (d, &on) in dirs.iter().enumerate() {
@@ -1224,55 +1225,47 @@ fn new_fours_only_along_threes() {
         v
     };
     let mut checked = 0;
-    for rule in rules {
-        for game in 0..10 {
-            let (w, h) = if game % 3 == 0 { (9, 9) } else { (15, 15) };
-            let mut b = Board::new(w, h, rule).unwrap();
-            for _ in 0..(w * h / 2) {
-                if !rng.play_dense(&mut b) {
+    each_dense_position(0x5EED_F00D_0FF5_EED5, 10, |b, rule, rng| {
+        let (w, h) = (b.width(), b.height());
+        for c in Color::BOTH {
+            let fours: Vec<Pos> = b
+                .squares()
+                .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
+                .collect();
+            for _ in 0..8 {
+                let m = Pos::new(rng.below(w), rng.below(h));
+                if !b.is_empty(m) {
                     continue;
                 }
-                for c in Color::BOTH {
-                    let fours: Vec<Pos> = b
-                        .squares()
-                        .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
-                        .collect();
-                    for _ in 0..8 {
-                        let m = Pos::new(rng.below(w), rng.below(h));
-                        if !b.is_empty(m) {
+                let pats = b.patterns(m, c);
+                let threes = pats.map(|p| p >= Pattern::B3);
+                let side = b.side_to_move();
+                b.set_side_to_move(c);
+                b.make(m);
+                for d in 0..4 {
+                    for k in -5isize..=5 {
+                        let s = m.step(d, k);
+                        if k == 0 || !b.contains(s) || !b.is_empty(s) {
                             continue;
                         }
-                        let pats = b.patterns(m, c);
-                        let threes = pats.map(|p| p >= Pattern::B3);
-                        let side = b.side_to_move();
-                        b.set_side_to_move(c);
-                        b.make(m);
-                        for d in 0..4 {
-                            for k in -5isize..=5 {
-                                let s = m.step(d, k);
-                                if k == 0 || !b.contains(s) || !b.is_empty(s) {
-                                    continue;
-                                }
-                                b.make(s);
-                                let still: Vec<Pos> = fours
-                                    .iter()
-                                    .copied()
-                                    .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
-                                    .collect();
-                                let all = new_fours(&b, m, c, &[true; 4], &still);
-                                let some = new_fours(&b, m, c, &threes, &still);
-                                assert_eq!(all, some, "{rule:?} m {m:?} s {s:?} {pats:?}\n{b:?}");
-                                checked += 1;
-                                b.unmake();
-                            }
-                        }
+                        b.make(s);
+                        let still: Vec<Pos> = fours
+                            .iter()
+                            .copied()
+                            .filter(|&q| b.is_empty(q) && four_count(&b.patterns(q, c)) > 0)
+                            .collect();
+                        let all = new_fours(b, m, c, &[true; 4], &still);
+                        let some = new_fours(b, m, c, &threes, &still);
+                        assert_eq!(all, some, "{rule:?} m {m:?} s {s:?} {pats:?}\n{b:?}");
+                        checked += 1;
                         b.unmake();
-                        b.set_side_to_move(side);
                     }
                 }
+                b.unmake();
+                b.set_side_to_move(side);
             }
         }
-    }
+    });
     assert!(checked > 10_000, "{checked}");
 }
 
