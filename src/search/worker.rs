@@ -22,6 +22,8 @@ const QS_MAX_MOVES: usize = 8;
 /// answered by search rather than by the evaluation.
 const QS_THREE_PLIES: i32 = 0;
 const QS_MAX_DEFENCE: i32 = 4;
+/// Answers to an open three tried per quiescence node.
+const QS_MAX_DEFENCES: usize = 4;
 /// Root moves from this index on may be reduced.
 const ROOT_LMR_FROM: usize = 4;
 /// Nodes without a table move are searched one ply shallower from this depth.
@@ -29,6 +31,8 @@ const IIR_DEPTH: i32 = 4;
 /// Reverse futility pruning: depths and margin per ply.
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 60;
+/// Bound of a history score.
+const HISTORY_MAX: i32 = 1 << 20;
 
 /// What every thread of one search shares.
 pub struct Shared<'a> {
@@ -241,6 +245,14 @@ impl<'s> Worker<'s> {
             || self.pos.shape(m, me.opposite()) >= Shape::Three;
         self.pos.make(m);
         t
+    }
+
+    /// Moves a history score towards `bonus`'s sign; the pull shrinks as the score nears
+    /// its bound, so old successes fade rather than saturate.
+    #[inline]
+    fn reward(&mut self, m: Pos, c: Color, bonus: i32) {
+        let h = &mut self.history[m.index()][c.index()];
+        *h += bonus - (*h as i64 * bonus.abs() as i64 / HISTORY_MAX as i64) as i32;
     }
 
     fn search(
@@ -499,8 +511,12 @@ impl<'s> Worker<'s> {
                                 k[0] = m;
                             }
                         }
-                        let h = &mut self.history[m.index()][me.index()];
-                        *h = (*h + depth * depth * 16).min(1 << 20);
+                        let bonus = depth * depth * 16;
+                        self.reward(m, me, bonus);
+                        // The moves tried before it failed here: they lose what it gains.
+                        for q in moves[..i].iter().map(|m| m.pos) {
+                            self.reward(q, me, -bonus);
+                        }
                         break;
                     }
                 }
@@ -524,6 +540,8 @@ impl<'s> Worker<'s> {
     fn leaf(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         let me = self.pos.side_to_move();
         let has_fours = self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
+        // The solver proved our fours win nothing: they are not searched again below.
+        let mut no_vcf = false;
         if sh.leaf_vcf && has_fours && depth == 0 {
             let lim = ThreatLimits {
                 max_nodes: LEAF_VCF_NODES,
@@ -538,8 +556,10 @@ impl<'s> Worker<'s> {
                 self.solver
                     .vcf_with_fours(self.pos.board_mut(), iter_bits(&fours), &lim)
             };
-            if let Proof::Win(line) = proof {
-                return MATE - ply as i32 - line.len().max(1) as i32;
+            match proof {
+                Proof::Win(line) => return MATE - ply as i32 - line.len().max(1) as i32,
+                Proof::NoWin => no_vcf = true,
+                Proof::Unknown => {}
             }
         }
         let qdepth = -depth;
@@ -556,10 +576,11 @@ impl<'s> Worker<'s> {
             }
             best = -INF;
             moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+            moves.truncate(QS_MAX_DEFENCES);
         } else {
             let stand = self.pos.evaluate();
             let threes = qdepth < QS_THREE_PLIES && self.pos.count(me, Shape::Three) > 0;
-            if stand >= beta || (!has_fours && !threes) || qdepth >= QS_MAX_FOURS {
+            if stand >= beta || (!has_fours && !threes) || no_vcf || qdepth >= QS_MAX_FOURS {
                 self.moves[ply] = moves;
                 return stand;
             }
