@@ -2,6 +2,7 @@
 //! square combine into a shape (five, open four, four-three, ...) and a score per colour, kept
 //! up to date by `Position` so that evaluation and move ordering never scan the whole board.
 
+mod fitted;
 mod position;
 pub mod tune;
 
@@ -60,10 +61,19 @@ pub const SHAPE_SHIFT: u32 = 16;
 pub const MAYBE_FORBIDDEN: u32 = 1 << 20;
 /// The square was found forbidden for black when its info was last computed.
 pub const FORBIDDEN: u32 = 1 << 21;
+/// What the square adds to the evaluation (at most `EVAL_CAP`) sits in bits 22..30; the score
+/// in bits 0..16 orders moves.
+pub const EVAL_SHIFT: u32 = 22;
 
 #[inline]
 pub fn info_score(v: SquareInfo) -> i32 {
     (v & SCORE_MASK) as i32
+}
+
+/// What a square adds to its colour's evaluation total.
+#[inline]
+pub fn info_eval(v: SquareInfo) -> i32 {
+    (v >> EVAL_SHIFT & 0xff) as i32
 }
 
 #[inline]
@@ -137,7 +147,7 @@ pub(crate) const EVAL_CAP: i32 = 250;
 
 /// Share of its own square total the side to move gets for the move in hand (numerator,
 /// denominator); fitted with the line values.
-pub(crate) const TEMPO: (i32, i32) = (3, 16);
+pub(crate) const TEMPO: (i32, i32) = (34, 256);
 
 /// The combination table is indexed by the four patterns packed in nibbles.
 pub(crate) const COMBOS: usize = 1 << 16;
@@ -146,6 +156,32 @@ pub(crate) const COMBOS: usize = 1 << 16;
 #[inline]
 pub fn combo_index(p: [Pattern; 4]) -> usize {
     p[0] as usize | (p[1] as usize) << 4 | (p[2] as usize) << 8 | (p[3] as usize) << 12
+}
+
+/// The score of four line patterns as a sum of line values, a shape bonus and a pair value:
+/// the model the fitted table starts from, and the value of the winning shapes.
+pub(crate) fn additive_score(p: [Pattern; 4], shape: Shape) -> u32 {
+    p.iter().map(|&q| LINE_VALUE[q as usize]).sum::<u32>()
+        + shape_bonus(shape)
+        + pair_slot(p).map_or(0, |i| PAIR_VALUE[i])
+}
+
+/// How many multisets of four line patterns there are (the order of a square's four lines does
+/// not matter to its value): 12 patterns, 4 lines.
+pub(crate) const MULTISETS: usize = 1365;
+
+/// The slot of four line patterns among the multisets: sorted, then ranked in the order
+/// "strongest pattern, then the next, ..." (combinatorial number system).
+pub(crate) fn multiset_rank(p: [Pattern; 4]) -> usize {
+    let mut s = p.map(|q| q as usize);
+    s.sort_unstable_by(|a, b| b.cmp(a));
+    let c = |n: usize, k: usize| -> usize {
+        if n < k {
+            return 0;
+        }
+        (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    };
+    c(s[0] + 3, 4) + c(s[1] + 2, 3) + c(s[2] + 1, 2) + s[3]
 }
 
 /// Shape, score and foul flag of four line patterns (rule-independent: the tables behind the
@@ -171,11 +207,17 @@ pub fn combine(p: [Pattern; 4]) -> SquareInfo {
     } else {
         Shape::None
     };
-    let mut score: u32 = p.iter().map(|&q| LINE_VALUE[q as usize]).sum();
-    score += shape_bonus(shape);
-    score += pair_slot(p).map_or(0, |i| PAIR_VALUE[i]);
+    // Moves are ordered by the additive model; the evaluation takes the fitted table's value,
+    // the winning shapes excepted (their hand-set values are above the cap).
+    let score = additive_score(p, shape);
+    let eval = if shape >= Shape::FourThree {
+        score
+    } else {
+        fitted::VALUE[multiset_rank(p)] as u32
+    };
     let maybe_forbidden = fives == 0 && (fours >= 2 || threes >= 2 || overline);
     score.min(SCORE_MASK)
+        | eval.min(EVAL_CAP as u32) << EVAL_SHIFT
         | (shape as u32) << SHAPE_SHIFT
         | if maybe_forbidden { MAYBE_FORBIDDEN } else { 0 }
 }
@@ -235,5 +277,43 @@ mod tests {
         assert_eq!(t.len(), COMBOS);
         let p = [B3, F2, Dead, F4];
         assert_eq!(t[combo_index(p)], combine(p));
+    }
+
+    #[test]
+    fn multisets_rank_every_order_of_four_lines_alike() {
+        let mut seen = vec![false; MULTISETS];
+        for k in 0..COMBOS {
+            // Nibbles 12..15 are no pattern.
+            if (0..4).any(|i| k >> (4 * i) & 15 >= 12) {
+                continue;
+            }
+            let p = [0, 4, 8, 12].map(|s| Pattern::from_u8((k >> s & 15) as u8));
+            let r = multiset_rank(p);
+            assert!(r < MULTISETS);
+            let mut q = p;
+            q.reverse();
+            assert_eq!(multiset_rank(q), r);
+            q.swap(0, 2);
+            assert_eq!(multiset_rank(q), r);
+            seen[r] = true;
+        }
+        // Every slot is some multiset's: the ranking is onto.
+        assert!(seen.iter().all(|&s| s));
+        assert_ne!(
+            multiset_rank([F3, F2, Dead, Dead]),
+            multiset_rank([F3, F3, Dead, Dead])
+        );
+    }
+
+    #[test]
+    fn evaluation_values_are_capped_and_winning_shapes_take_the_cap() {
+        for k in 0..COMBOS {
+            let v = combo_table()[k];
+            assert!(info_eval(v) <= EVAL_CAP);
+            if info_shape(v) >= Shape::FourThree {
+                assert_eq!(info_eval(v), EVAL_CAP);
+            }
+        }
+        assert_eq!(info_eval(combine([Dead; 4])), 0);
     }
 }

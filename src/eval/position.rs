@@ -2,8 +2,8 @@
 //! make/unmake only on the squares whose line keys changed, with bit sets of the squares that
 //! make fives, open fours and fours, and of the candidate squares near the stones.
 
-use super::{combo_table, info_score, info_shape, Shape, SquareInfo, COMBOS};
-use super::{EVAL_CAP, FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
+use super::{combo_table, info_eval, info_score, info_shape, Shape, SquareInfo, COMBOS};
+use super::{FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
 use crate::board::pattern::pair_table;
 use crate::board::{Board, Color, Pos, Rule, NCELLS, STRIDE};
 use std::sync::OnceLock;
@@ -485,10 +485,10 @@ impl Position {
     }
 }
 
-/// What a square adds to the evaluation: its score, capped (`EVAL_CAP`).
+/// What a square adds to the evaluation.
 #[inline]
 fn eval_value(v: SquareInfo) -> i32 {
-    info_score(v).min(EVAL_CAP)
+    info_eval(v)
 }
 
 #[inline]

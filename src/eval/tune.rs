@@ -3,8 +3,8 @@
 //! of the result on the evaluation, gradient descent on the squared error, a held-out fifth.
 
 use super::{
-    combine, info_shape, pair_slot, shape_bonus, Shape, EVAL_CAP, LINE_VALUE, PAIRS, PAIR_VALUE,
-    TEMPO,
+    additive_score, combine, info_shape, multiset_rank, pair_slot, shape_bonus, Shape, EVAL_CAP,
+    LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO,
 };
 use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Board, Pattern, Rule};
@@ -281,18 +281,198 @@ fn fit(start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> 
     th
 }
 
+/// Combinations seen fewer times than this in the fitted positions keep their values.
+const TABLE_MIN_SEEN: usize = 50;
+
+/// The combination-table model: one value per multiset of four line patterns (`MULTISETS`),
+/// plus the tempo share. `slot` maps a packed key to its multiset; `free` marks the values
+/// the fit may move (seen often enough, and not a winning shape).
+struct Table {
+    slot: Vec<u16>,
+    free: Vec<bool>,
+}
+
+impl Table {
+    fn new(train: &[&Sample]) -> Table {
+        let slot: Vec<u16> = (0..=u16::MAX)
+            .map(|k| {
+                let p = unpack(k);
+                if p.iter().all(|&q| (q as usize) < NP) && pack(p) == k {
+                    multiset_rank(p) as u16
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let mut seen = vec![0usize; MULTISETS];
+        for s in train {
+            for &k in s.me.iter().chain(&s.opp) {
+                seen[slot[k as usize] as usize] += 1;
+            }
+        }
+        let mut free = vec![false; MULTISETS];
+        for k in 0..=u16::MAX {
+            let p = unpack(k);
+            if pack(p) == k && p.iter().all(|&q| (q as usize) < NP) {
+                let r = slot[k as usize] as usize;
+                // A square with no five to make in any line stays worth nothing.
+                free[r] = seen[r] >= TABLE_MIN_SEEN
+                    && info_shape(combine(p)) < Shape::FourThree
+                    && p != [Pattern::Dead; 4];
+            }
+        }
+        Table { slot, free }
+    }
+
+    /// Where the fit starts: the additive model's values (capped), so that the same labels
+    /// always give the same table; the tempo share last.
+    fn prior(&self) -> Vec<f64> {
+        let mut th = vec![0.0; MULTISETS + 1];
+        for k in 0..=u16::MAX {
+            let p = unpack(k);
+            if pack(p) == k && p.iter().all(|&q| (q as usize) < NP) {
+                let v = additive_score(p, info_shape(combine(p)));
+                th[self.slot[k as usize] as usize] = v.min(EVAL_CAP as u32) as f64;
+            }
+        }
+        th[MULTISETS] = TEMPO.0 as f64 / TEMPO.1 as f64;
+        th
+    }
+
+    fn square(&self, th: &[f64], k: u16) -> f64 {
+        th[self.slot[k as usize] as usize].min(EVAL_CAP as f64)
+    }
+
+    fn evaluate(&self, th: &[f64], s: &Sample) -> f64 {
+        let a: f64 = s.me.iter().map(|&k| self.square(th, k)).sum();
+        let b: f64 = s.opp.iter().map(|&k| self.square(th, k)).sum();
+        a - b + a * th[MULTISETS]
+    }
+
+    fn loss(&self, th: &[f64], set: &[&Sample], scale: f64) -> f64 {
+        let total: f64 = set
+            .iter()
+            .map(|s| (s.result - sigmoid(self.evaluate(th, s), scale)).powi(2))
+            .sum();
+        total / set.len().max(1) as f64
+    }
+
+    /// `epochs` steps of Adam on the mean squared error; free values stay within 0..=cap.
+    fn fit(&self, start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> {
+        let n = MULTISETS + 1;
+        let mut th = start.to_vec();
+        let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+        for epoch in 1..=epochs {
+            let mut g = vec![0.0; n];
+            for s in train {
+                let p = sigmoid(self.evaluate(&th, s), scale);
+                let de = -2.0 * (s.result - p) * p * (1.0 - p) / scale;
+                let own = 1.0 + th[MULTISETS];
+                let mut a = 0.0;
+                for &k in &s.me {
+                    let r = self.slot[k as usize] as usize;
+                    a += th[r].min(EVAL_CAP as f64);
+                    if th[r] < EVAL_CAP as f64 {
+                        g[r] += de * own;
+                    }
+                }
+                for &k in &s.opp {
+                    let r = self.slot[k as usize] as usize;
+                    if th[r] < EVAL_CAP as f64 {
+                        g[r] -= de;
+                    }
+                }
+                g[MULTISETS] += de * a;
+            }
+            for i in (0..n).filter(|&i| i == MULTISETS || self.free[i]) {
+                let gi = g[i] / train.len().max(1) as f64;
+                m[i] = 0.9 * m[i] + 0.1 * gi;
+                v[i] = 0.999 * v[i] + 0.001 * gi * gi;
+                let mh = m[i] / (1.0 - 0.9f64.powi(epoch as i32));
+                let vh = v[i] / (1.0 - 0.999f64.powi(epoch as i32));
+                let lr = if i == MULTISETS { 0.002 } else { 0.5 };
+                th[i] = (th[i] - lr * mh / (vh.sqrt() + 1e-12)).clamp(0.0, EVAL_CAP as f64);
+            }
+        }
+        th
+    }
+
+    /// The Rust source of `src/eval/fitted.rs` for fitted values.
+    fn source(&self, th: &[f64], command: &str) -> String {
+        let mut out = String::new();
+        out.push_str("//! The fitted value of each multiset of four line patterns (slot: `multiset_rank`), the\n");
+        out.push_str("//! evaluation's square values below the winning shapes. Generated, not edited by hand:\n");
+        out.push_str(&format!("//! `{command}`.\n\n"));
+        out.push_str(&format!("pub(super) const VALUE: [u16; {MULTISETS}] = [\n"));
+        for chunk in th[..MULTISETS].chunks(16) {
+            let row: Vec<String> = chunk
+                .iter()
+                .map(|v| format!("{}", v.round() as u16))
+                .collect();
+            out.push_str(&format!("    {},\n", row.join(", ")));
+        }
+        out.push_str("];\n");
+        out
+    }
+}
+
+/// `tune ... --table`: fits the combination table, reports the losses, and writes the table's
+/// source to `write` when given.
+fn tune_table(
+    train: &[&Sample],
+    test: &[&Sample],
+    epochs: usize,
+    write: Option<&str>,
+    command: &str,
+) -> Result<()> {
+    let t = Table::new(train);
+    let mut th = t.prior();
+    let scale = [25.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0, 400.0, 600.0]
+        .into_iter()
+        .min_by(|&a, &b| t.loss(&th, train, a).total_cmp(&t.loss(&th, train, b)))
+        .unwrap_or(100.0);
+    println!(
+        "table: {} of {MULTISETS} values free; additive prior, scale {scale}: loss {:.5} fitted, {:.5} held out",
+        t.free.iter().filter(|&&f| f).count(),
+        t.loss(&th, train, scale),
+        t.loss(&th, test, scale)
+    );
+    let mut done = 0;
+    while done < epochs {
+        let step = (epochs - done).min(50);
+        th = t.fit(&th, train, scale, step);
+        done += step;
+        println!(
+            "epoch {done}: loss {:.5} fitted, {:.5} held out",
+            t.loss(&th, train, scale),
+            t.loss(&th, test, scale)
+        );
+    }
+    println!("tempo share {:.4}", th[MULTISETS]);
+    if let Some(path) = write {
+        std::fs::write(path, t.source(&th, command)).with_context(|| format!("writing {path}"))?;
+        println!("wrote {path}");
+    }
+    Ok(())
+}
+
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       options after either: --table (fit one value per combination of four lines) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, file, rest @ ..] if flag == "--labels" => ((true, file), rest),
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
     };
-    let epochs: usize = match rest.first() {
-        Some(s) => s.parse().context("EPOCHS must be a number")?,
-        None => 200,
-    };
+    let (mut epochs, mut table, mut write) = (200, false, None);
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--table" => table = true,
+            "--write" => write = Some(it.next().context("--write needs a path")?.as_str()),
+            s => epochs = s.parse().context("EPOCHS must be a number")?,
+        }
+    }
     let (games, samples) = match source {
         (true, file) => load_labels(Path::new(file))?,
         (false, dir) => load(Path::new(dir))?,
@@ -323,6 +503,15 @@ pub fn main(args: &[String]) -> Result<()> {
         train.len(),
         test.len()
     );
+    if table {
+        return tune_table(
+            &train,
+            &test,
+            epochs,
+            write,
+            &format!("pbrain-gorin tune {}", args.join(" ")),
+        );
+    }
     let mut th = current();
     // The logistic scale that suits the current weights; the fit keeps it, so the new values
     // stay in the engine's units.
@@ -445,6 +634,37 @@ mod tests {
             assert!(a >= b);
             assert_eq!(pair_slot([b, Dead, a, Dead]), Some(i));
         }
+    }
+
+    #[test]
+    fn table_fit_lowers_the_loss_and_moves_only_free_values() {
+        // Squares with two open twos for the side to move win; the fit must raise their
+        // value and leave values it never saw alone.
+        let f2f2 = pack([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
+        let dead = pack([Pattern::Dead; 4]);
+        let good = Sample {
+            me: vec![f2f2; 30],
+            opp: vec![dead; 30],
+            result: 1.0,
+        };
+        let bad = Sample {
+            me: vec![dead; 30],
+            opp: vec![f2f2; 30],
+            result: 0.0,
+        };
+        let set = [&good, &bad];
+        let t = Table::new(&set);
+        let th = t.prior();
+        let fitted = t.fit(&th, &set, 100.0, 50);
+        assert!(t.loss(&fitted, &set, 100.0) < t.loss(&th, &set, 100.0));
+        let r = t.slot[f2f2 as usize] as usize;
+        assert!(t.free[r] && fitted[r] > th[r]);
+        for i in (0..MULTISETS).filter(|&i| !t.free[i]) {
+            assert_eq!(fitted[i], th[i]);
+        }
+        assert!(t
+            .source(&fitted, "test")
+            .contains(&format!("[u16; {MULTISETS}]")));
     }
 
     #[test]
