@@ -63,6 +63,11 @@ impl DfpnTable {
         self.salt = z ^ (z >> 31) | 1;
     }
 
+    /// Whether the table is allocated at this size (and so holds a run to resume).
+    fn ready(&self, bits: u32) -> bool {
+        self.slots.len() == 1 << bits && self.salt != 0
+    }
+
     /// Number of slots allocated (tests).
     #[cfg(test)]
     pub(super) fn slots_len(&self) -> usize {
@@ -121,10 +126,13 @@ enum OrKind {
 impl Search<'_, '_> {
     /// Proves a VCT for the side to move by df-pn. Win (line in `sv.line`) or Abort: a
     /// disproof here is not final (inner VCF budgets, the ply cut), so it reads as Abort.
-    pub(super) fn dfpn_root(&mut self, b: &mut Board) -> Res {
+    /// `resume`: go on from the table of the last df-pn run on this position (same search).
+    pub(super) fn dfpn_root(&mut self, b: &mut Board, resume: bool) -> Res {
         self.sv.strict = false;
         self.sv.quiet = false;
-        self.sv.dfpn.begin(self.sv.dfpn_bits);
+        if !resume || !self.sv.dfpn.ready(self.sv.dfpn_bits) {
+            self.sv.dfpn.begin(self.sv.dfpn_bits);
+        }
         self.sv.dfpn_stack.clear();
         let (pn, _) = self.mid(b, INF - 1, INF - 1, true);
         if self.sv.aborted || pn != 0 {

@@ -86,6 +86,13 @@ const DFPN_SHARE: u32 = 8;
 /// Node limit from which `vct` runs its df-pn stage (the engine's small budgets keep the plain
 /// iterative deepening, whose NoWin answers they use).
 const DFPN_MIN_NODES: u64 = 1_000_000;
+/// Node limit from which `vct` schedules its stages for puzzles (deeper than any budget the
+/// engine gives, so its in-game searches keep their tree): short probes of the full deepening
+/// and of df-pn first, each `PROBE_SHARE` sixteenths of what is left, and a zone phase of
+/// `DEEP_ZONE_SHARE`.
+const DEEP_MIN_NODES: u64 = 4_000_000;
+const PROBE_SHARE: u32 = 1;
+const DEEP_ZONE_SHARE: u32 = 4;
 /// VCT depth a lone closed three costs (see `attack_cost`).
 const FUKUMI_COST: u32 = 3;
 /// The clock and the stop flag are read every `CLOCK_MASK + 1` nodes. Some nodes cost far more
@@ -280,13 +287,38 @@ impl Solver {
             }
         };
         let dfpn = bounded && limits.max_nodes >= DFPN_MIN_NODES;
+        let deep = bounded && limits.max_nodes >= DEEP_MIN_NODES;
         let mut used = 0;
+        if deep {
+            // Puzzle-sized budgets first probe the full deepening and df-pn briefly: many rows
+            // fall to one of them in milliseconds where the zone phase would spend its whole
+            // share. Both resume later where they stopped (the deepening from its table
+            // entries, which belong to this search; df-pn from its own table).
+            let mut s = Search::begin(self, board, &part(used, PROBE_SHARE), Some(stop));
+            let r = s.vct_iterate(board);
+            used = s.sv.nodes;
+            if r != Res::Abort || s.stopped() {
+                return s.finish(r);
+            }
+            let mut s = Search::begin(self, board, &part(used, PROBE_SHARE), Some(stop));
+            let r = s.dfpn_root(board, false);
+            s.sv.nodes += used;
+            used = s.sv.nodes;
+            if r == Res::Win || s.stopped() {
+                return s.finish(r);
+            }
+        }
         if bounded {
-            let share = if dfpn { DFPN_ZONE_SHARE } else { ZONE_SHARE };
+            let share = match (deep, dfpn) {
+                (true, _) => DEEP_ZONE_SHARE,
+                (false, true) => DFPN_ZONE_SHARE,
+                (false, false) => ZONE_SHARE,
+            };
             let mut s = Search::begin(self, board, &part(used, share), Some(stop));
             s.sv.zone = true;
             let r = s.vct_iterate(board);
             s.sv.zone = false;
+            s.sv.nodes += used;
             used = s.sv.nodes;
             if r == Res::Win || s.stopped() {
                 let r = if r == Res::Win { r } else { Res::Abort };
@@ -295,7 +327,7 @@ impl Solver {
         }
         if dfpn {
             let mut s = Search::begin(self, board, &part(used, DFPN_SHARE), Some(stop));
-            let r = s.dfpn_root(board);
+            let r = s.dfpn_root(board, deep);
             s.sv.nodes += used;
             used = s.sv.nodes;
             if r == Res::Win || s.stopped() {
@@ -365,7 +397,7 @@ impl Solver {
     ) -> Proof {
         self.new_search();
         let mut s = Search::begin(self, board, limits, Some(stop));
-        let r = s.dfpn_root(board);
+        let r = s.dfpn_root(board, false);
         s.finish(r)
     }
 

@@ -819,6 +819,69 @@ fn dfpn_finds_verified_wins_and_never_claims_no_win() {
     );
 }
 
+#[test]
+fn dfpn_resumes_from_its_table() {
+    // Stopped half-way by its node limit, df-pn goes on from its table: the proof completes
+    // in fewer nodes than a fresh run needs, and its line verifies.
+    let stop = AtomicBool::new(false);
+    let b = setup_renju(
+        Rule::Renju,
+        "H8,H9,H10,I7,J9",
+        "G8,H7,I9,I11,J8",
+        Color::Black,
+    );
+    let mut s = Solver::with_table_bits(16);
+    s.set_dfpn_table_bits(16);
+    let run = |s: &mut Solver, nodes: u64, resume: bool| {
+        let mut work = b.clone();
+        let mut search = Search::begin(s, &work, &ThreatLimits::nodes(nodes), Some(&stop));
+        let r = search.dfpn_root(&mut work, resume);
+        let used = search.sv.nodes;
+        assert_eq!(work.hash(), b.hash(), "the board must be restored");
+        (search.finish(r), used)
+    };
+    s.new_search();
+    let (fresh, full) = run(&mut s, u64::MAX, false);
+    assert_win(&b, &fresh, LineKind::Vct);
+    assert!(full > 40, "too easy a position for this test: {full} nodes");
+    s.new_search();
+    let (partial, _) = run(&mut s, full / 2, false);
+    assert_eq!(partial, Proof::Unknown);
+    let (resumed, rest) = run(&mut s, u64::MAX, true);
+    assert_win(&b, &resumed, LineKind::Vct);
+    assert!(rest < full, "resumed {rest} nodes, fresh {full}");
+    // Not resuming starts from an empty-looking table: the same nodes as the first run.
+    s.new_search();
+    assert_eq!(run(&mut s, u64::MAX, false).1, full);
+}
+
+#[test]
+fn puzzle_sized_budgets_stay_sound() {
+    // From `DEEP_MIN_NODES` on, `vct` probes the full deepening and df-pn before the zone
+    // phase and resumes both later: wins verify and NoWin is still proven.
+    let stop = AtomicBool::new(false);
+    let l = ThreatLimits::nodes(super::DEEP_MIN_NODES);
+    let mut s = Solver::with_table_bits(18);
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        for b in [double_two(rule), double_three(rule, Color::White)] {
+            let mut work = b.clone();
+            assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
+            assert_eq!(work.hash(), b.hash());
+        }
+        let mut quiet = Board::new(15, 15, rule).unwrap();
+        quiet.play(Pos::new(7, 7)).unwrap();
+        quiet.play(Pos::new(8, 8)).unwrap();
+        assert_eq!(s.vct(&mut quiet, &l, &stop), Proof::NoWin, "{rule}");
+    }
+    let b = setup_renju(
+        Rule::Renju,
+        "H8,H9,H10,I7,J9",
+        "G8,H7,I9,I11,J8",
+        Color::Black,
+    );
+    assert_win(&b, &s.vct(&mut b.clone(), &l, &stop), LineKind::Vct);
+}
+
 /// Black (freestyle): a closed three on row 2 (blocked at (1,2)) and a lone stone at (5,4).
 /// The quiet (5,5) makes only a two, yet sets up the VCF (5,2) (6,2) (5,3): a straight four.
 fn quiet_vcf_set_up() -> Board {
