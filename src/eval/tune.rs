@@ -243,6 +243,16 @@ fn load(dir: &Path) -> Result<(usize, Vec<Sample>)> {
     Ok((games, samples))
 }
 
+/// One Adam step for one parameter: updates its moment estimates `m` and `v` with gradient `g`
+/// at step `epoch` (from 1) and returns what to subtract from it.
+fn adam(m: &mut f64, v: &mut f64, g: f64, epoch: usize, lr: f64) -> f64 {
+    *m = 0.9 * *m + 0.1 * g;
+    *v = 0.999 * *v + 0.001 * g * g;
+    let mh = *m / (1.0 - 0.9f64.powi(epoch as i32));
+    let vh = *v / (1.0 - 0.999f64.powi(epoch as i32));
+    lr * mh / (vh.sqrt() + 1e-12)
+}
+
 /// `epochs` steps of Adam on the mean squared error from `start`; fixed parameters keep their
 /// values and none goes below zero.
 fn fit(start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> {
@@ -270,12 +280,8 @@ fn fit(start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> 
         }
         for i in (0..NPAR).filter(|&i| !fixed(i)) {
             let gi = g[i] / train.len().max(1) as f64;
-            m[i] = 0.9 * m[i] + 0.1 * gi;
-            v[i] = 0.999 * v[i] + 0.001 * gi * gi;
-            let mh = m[i] / (1.0 - 0.9f64.powi(epoch as i32));
-            let vh = v[i] / (1.0 - 0.999f64.powi(epoch as i32));
             let lr = if i == TEMPO_AT { 0.002 } else { 0.5 };
-            th[i] = (th[i] - lr * mh / (vh.sqrt() + 1e-12)).max(0.0);
+            th[i] = (th[i] - adam(&mut m[i], &mut v[i], gi, epoch, lr)).max(0.0);
         }
     }
     th
@@ -386,12 +392,9 @@ impl Table {
             }
             for i in (0..n).filter(|&i| i == MULTISETS || self.free[i]) {
                 let gi = g[i] / train.len().max(1) as f64;
-                m[i] = 0.9 * m[i] + 0.1 * gi;
-                v[i] = 0.999 * v[i] + 0.001 * gi * gi;
-                let mh = m[i] / (1.0 - 0.9f64.powi(epoch as i32));
-                let vh = v[i] / (1.0 - 0.999f64.powi(epoch as i32));
                 let lr = if i == MULTISETS { 0.002 } else { 0.5 };
-                th[i] = (th[i] - lr * mh / (vh.sqrt() + 1e-12)).clamp(0.0, EVAL_CAP as f64);
+                let step = adam(&mut m[i], &mut v[i], gi, epoch, lr);
+                th[i] = (th[i] - step).clamp(0.0, EVAL_CAP as f64);
             }
         }
         th
@@ -636,22 +639,29 @@ mod tests {
         }
     }
 
+    /// Two positions with `n` squares of `key` for one side and dead squares for the other:
+    /// the side to move wins where it has them and loses where the opponent has them.
+    fn who_has_it_wins(key: u16, n: usize) -> (Sample, Sample) {
+        let dead = pack([Pattern::Dead; 4]);
+        let good = Sample {
+            me: vec![key; n],
+            opp: vec![dead; n],
+            result: 1.0,
+        };
+        let bad = Sample {
+            me: vec![dead; n],
+            opp: vec![key; n],
+            result: 0.0,
+        };
+        (good, bad)
+    }
+
     #[test]
     fn table_fit_lowers_the_loss_and_moves_only_free_values() {
         // Squares with two open twos for the side to move win; the fit must raise their
         // value and leave values it never saw alone.
         let f2f2 = pack([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
-        let dead = pack([Pattern::Dead; 4]);
-        let good = Sample {
-            me: vec![f2f2; 30],
-            opp: vec![dead; 30],
-            result: 1.0,
-        };
-        let bad = Sample {
-            me: vec![dead; 30],
-            opp: vec![f2f2; 30],
-            result: 0.0,
-        };
+        let (good, bad) = who_has_it_wins(f2f2, 30);
         let set = [&good, &bad];
         let t = Table::new(&set);
         let th = t.prior();
@@ -672,17 +682,7 @@ mod tests {
         // The side to move with the open twos wins: the fit must raise their value, lower the
         // loss and leave the fixed parameters alone.
         let f2 = pack([Pattern::F2, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
-        let dead = pack([Pattern::Dead; 4]);
-        let good = Sample {
-            me: vec![f2; 6],
-            opp: vec![dead; 6],
-            result: 1.0,
-        };
-        let bad = Sample {
-            me: vec![dead; 6],
-            opp: vec![f2; 6],
-            result: 0.0,
-        };
+        let (good, bad) = who_has_it_wins(f2, 6);
         let set = [&good, &bad];
         let th = current();
         let fitted = fit(&th, &set, 100.0, 50);

@@ -754,27 +754,21 @@ fn zone_keeps_attacks_on_the_lines_of_the_last_attacker_moves() {
     assert!(s.in_zone(&b, Pos::new(9, 8), a));
 }
 
-#[test]
-fn vct_under_a_deadline_runs_the_zone_phase_and_stays_sound() {
-    let l = ThreatLimits {
-        max_nodes: u64::MAX,
-        deadline: Some(Instant::now() + std::time::Duration::from_secs(20)),
-    };
+/// Under limits `l`, `vct` proves the double-two and double-three wins (lines verified, board
+/// restored) and a renju black win, and proves the quiet two-stone board won by no one.
+fn vct_stays_sound_under(l: &ThreatLimits) {
     let stop = AtomicBool::new(false);
     let mut s = Solver::with_table_bits(18);
     for rule in [Rule::Freestyle, Rule::Renju] {
-        let b = double_two(rule);
-        let mut work = b.clone();
-        assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
-        let b = double_three(rule, Color::White);
-        let mut work = b.clone();
-        assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
-        assert_eq!(work.hash(), b.hash());
-        // The zone phase proves nothing; the full phase still proves the quiet board won by no one.
+        for b in [double_two(rule), double_three(rule, Color::White)] {
+            let mut work = b.clone();
+            assert_win(&b, &s.vct(&mut work, l, &stop), LineKind::Vct);
+            assert_eq!(work.hash(), b.hash());
+        }
         let mut quiet = Board::new(15, 15, rule).unwrap();
         quiet.play(Pos::new(7, 7)).unwrap();
         quiet.play(Pos::new(8, 8)).unwrap();
-        assert_eq!(s.vct(&mut quiet, &l, &stop), Proof::NoWin, "{rule}");
+        assert_eq!(s.vct(&mut quiet, l, &stop), Proof::NoWin, "{rule}");
     }
     let b = setup_renju(
         Rule::Renju,
@@ -782,8 +776,16 @@ fn vct_under_a_deadline_runs_the_zone_phase_and_stays_sound() {
         "G8,H7,I9,I11,J8",
         Color::Black,
     );
-    let mut work = b.clone();
-    assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
+    assert_win(&b, &s.vct(&mut b.clone(), l, &stop), LineKind::Vct);
+}
+
+#[test]
+fn vct_under_a_deadline_runs_the_zone_phase_and_stays_sound() {
+    // The zone phase proves nothing; the full phase still proves the quiet board won by no one.
+    vct_stays_sound_under(&ThreatLimits {
+        max_nodes: u64::MAX,
+        deadline: Some(Instant::now() + std::time::Duration::from_secs(20)),
+    });
 }
 
 #[test]
@@ -859,27 +861,7 @@ fn dfpn_resumes_from_its_table() {
 fn puzzle_sized_budgets_stay_sound() {
     // From `DEEP_MIN_NODES` on, `vct` probes the full deepening and df-pn before the zone
     // phase and resumes both later: wins verify and NoWin is still proven.
-    let stop = AtomicBool::new(false);
-    let l = ThreatLimits::nodes(super::DEEP_MIN_NODES);
-    let mut s = Solver::with_table_bits(18);
-    for rule in [Rule::Freestyle, Rule::Renju] {
-        for b in [double_two(rule), double_three(rule, Color::White)] {
-            let mut work = b.clone();
-            assert_win(&b, &s.vct(&mut work, &l, &stop), LineKind::Vct);
-            assert_eq!(work.hash(), b.hash());
-        }
-        let mut quiet = Board::new(15, 15, rule).unwrap();
-        quiet.play(Pos::new(7, 7)).unwrap();
-        quiet.play(Pos::new(8, 8)).unwrap();
-        assert_eq!(s.vct(&mut quiet, &l, &stop), Proof::NoWin, "{rule}");
-    }
-    let b = setup_renju(
-        Rule::Renju,
-        "H8,H9,H10,I7,J9",
-        "G8,H7,I9,I11,J8",
-        Color::Black,
-    );
-    assert_win(&b, &s.vct(&mut b.clone(), &l, &stop), LineKind::Vct);
+    vct_stays_sound_under(&ThreatLimits::nodes(super::DEEP_MIN_NODES));
 }
 
 /// Black (freestyle): a closed three on row 2 (blocked at (1,2)) and a lone stone at (5,4).
