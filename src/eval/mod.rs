@@ -147,7 +147,7 @@ pub(crate) const EVAL_CAP: i32 = 250;
 
 /// Share of its own square total the side to move gets for the move in hand (numerator,
 /// denominator); fitted with the line values.
-pub(crate) const TEMPO: (i32, i32) = (34, 256);
+pub(crate) const TEMPO: (i32, i32) = (3, 16);
 
 /// The combination table is indexed by the four patterns packed in nibbles.
 pub(crate) const COMBOS: usize = 1 << 16;
