@@ -1,6 +1,6 @@
-//! The fitted value of each multiset of four line patterns (slot: `multiset_rank`), the
-//! evaluation's square values below the winning shapes. Generated, not edited by hand:
-//! `pbrain-gorin tune --labels /work/diag/distill/labels15.tsv --table 0 --write src/eval/fitted.rs`.
+//! The evaluation's value of each multiset of four line patterns (slot: `multiset_rank`)
+//! below the winning shapes, written by `tune --table` (0 epochs writes the additive
+//! model's values), not by hand: `pbrain-gorin tune --labels /work/diag/distill/labels15.tsv --table 0 --write src/eval/fitted.rs`.
 
 pub(super) const VALUE: [u16; 1365] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,

@@ -207,8 +207,8 @@ pub fn combine(p: [Pattern; 4]) -> SquareInfo {
     } else {
         Shape::None
     };
-    // Moves are ordered by the additive model; the evaluation takes the fitted table's value,
-    // the winning shapes excepted (their hand-set values are above the cap).
+    // Moves are ordered by the additive model; the evaluation takes the table's value
+    // (`fitted.rs`), the winning shapes excepted (their hand-set values are above the cap).
     let score = additive_score(p, shape);
     let eval = if shape >= Shape::FourThree {
         score

@@ -403,9 +403,11 @@ impl Table {
     /// The Rust source of `src/eval/fitted.rs` for fitted values.
     fn source(&self, th: &[f64], command: &str) -> String {
         let mut out = String::new();
-        out.push_str("//! The fitted value of each multiset of four line patterns (slot: `multiset_rank`), the\n");
-        out.push_str("//! evaluation's square values below the winning shapes. Generated, not edited by hand:\n");
-        out.push_str(&format!("//! `{command}`.\n\n"));
+        out.push_str("//! The evaluation's value of each multiset of four line patterns (slot: `multiset_rank`)\n");
+        out.push_str("//! below the winning shapes, written by `tune --table` (0 epochs writes the additive\n");
+        out.push_str(&format!(
+            "//! model's values), not by hand: `{command}`.\n\n"
+        ));
         out.push_str(&format!("pub(super) const VALUE: [u16; {MULTISETS}] = [\n"));
         for chunk in th[..MULTISETS].chunks(16) {
             let row: Vec<String> = chunk

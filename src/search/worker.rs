@@ -513,7 +513,7 @@ impl<'s> Worker<'s> {
                         }
                         let bonus = depth * depth * 16;
                         self.reward(m, me, bonus);
-                        // The moves tried before it failed here: they lose what it gains.
+                        // The moves ahead of it in the list did not cut: they lose what it gains.
                         for q in moves[..i].iter().map(|m| m.pos) {
                             self.reward(q, me, -bonus);
                         }
