@@ -2,6 +2,7 @@
 //! below the winning shapes, written by `tune --table` (0 epochs writes the additive
 //! model's values), not by hand: `pbrain-gorin tune --labels /work/diag/distill/labels15.tsv --table 0 --write src/eval/fitted.rs`.
 
+#[rustfmt::skip]
 pub(super) const VALUE: [u16; 1365] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3,

@@ -408,6 +408,8 @@ impl Table {
         out.push_str(&format!(
             "//! model's values), not by hand: `{command}`.\n\n"
         ));
+        // Kept as written (16 a row), so that a regenerated file needs no formatting.
+        out.push_str("#[rustfmt::skip]\n");
         out.push_str(&format!("pub(super) const VALUE: [u16; {MULTISETS}] = [\n"));
         for chunk in th[..MULTISETS].chunks(16) {
             let row: Vec<String> = chunk
