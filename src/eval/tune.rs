@@ -298,18 +298,21 @@ struct Table {
     free: Vec<bool>,
 }
 
+/// Every packed key whose four nibbles are line patterns (12..15 are none), with its patterns.
+fn line_keys() -> impl Iterator<Item = (u16, [Pattern; 4])> {
+    (0..=u16::MAX).filter_map(|k| {
+        let p = unpack(k);
+        // `unpack` reads a nibble that is no pattern as Dead, so such a key does not round-trip.
+        (pack(p) == k).then_some((k, p))
+    })
+}
+
 impl Table {
     fn new(train: &[&Sample]) -> Table {
-        let slot: Vec<u16> = (0..=u16::MAX)
-            .map(|k| {
-                let p = unpack(k);
-                if p.iter().all(|&q| (q as usize) < NP) && pack(p) == k {
-                    multiset_rank(p) as u16
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let mut slot = vec![0u16; 1 << 16];
+        for (k, p) in line_keys() {
+            slot[k as usize] = multiset_rank(p) as u16;
+        }
         let mut seen = vec![0usize; MULTISETS];
         for s in train {
             for &k in s.me.iter().chain(&s.opp) {
@@ -317,15 +320,12 @@ impl Table {
             }
         }
         let mut free = vec![false; MULTISETS];
-        for k in 0..=u16::MAX {
-            let p = unpack(k);
-            if pack(p) == k && p.iter().all(|&q| (q as usize) < NP) {
-                let r = slot[k as usize] as usize;
-                // A square with no five to make in any line stays worth nothing.
-                free[r] = seen[r] >= TABLE_MIN_SEEN
-                    && info_shape(combine(p)) < Shape::FourThree
-                    && p != [Pattern::Dead; 4];
-            }
+        for (k, p) in line_keys() {
+            let r = slot[k as usize] as usize;
+            // A square with no five to make in any line stays worth nothing.
+            free[r] = seen[r] >= TABLE_MIN_SEEN
+                && info_shape(combine(p)) < Shape::FourThree
+                && p != [Pattern::Dead; 4];
         }
         Table { slot, free }
     }
@@ -334,12 +334,9 @@ impl Table {
     /// always give the same table; the tempo share last.
     fn prior(&self) -> Vec<f64> {
         let mut th = vec![0.0; MULTISETS + 1];
-        for k in 0..=u16::MAX {
-            let p = unpack(k);
-            if pack(p) == k && p.iter().all(|&q| (q as usize) < NP) {
-                let v = additive_score(p, info_shape(combine(p)));
-                th[self.slot[k as usize] as usize] = v.min(EVAL_CAP as u32) as f64;
-            }
+        for (k, p) in line_keys() {
+            let v = additive_score(p, info_shape(combine(p)));
+            th[self.slot[k as usize] as usize] = v.min(EVAL_CAP as u32) as f64;
         }
         th[MULTISETS] = TEMPO.0 as f64 / TEMPO.1 as f64;
         th
