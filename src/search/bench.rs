@@ -33,7 +33,10 @@ pub const POSITIONS: &[(Rule, usize, &str)] = &[
 /// Result of one bench run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BenchResult {
+    /// Every position visited: the alpha-beta's and the threat solver's.
     pub nodes: u64,
+    /// The threat solver's share of `nodes` (root checks, leaf VCF, the final check).
+    pub solver_nodes: u64,
     pub seconds: f64,
 }
 
@@ -41,6 +44,7 @@ pub struct BenchResult {
 pub fn run(depth: u32, verbose: bool) -> BenchResult {
     let start = Instant::now();
     let mut nodes = 0;
+    let mut solver_nodes = 0;
     for (i, &(rule, size, moves)) in POSITIONS.iter().enumerate() {
         let list = parse_move_list(moves, size, size, Rows::FromTop).expect("bench move list");
         let board = Board::from_moves(size, size, rule, &list).expect("bench position");
@@ -56,6 +60,7 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
             .think(&board, &limits, &stop, &mut |_| {})
             .expect("bench position has empty squares");
         nodes += r.nodes;
+        solver_nodes += engine.solver_visits();
         if verbose {
             println!(
                 "bench {:2}: {:9} {:2}x{:<2} {:24} best {:5} score {:6} depth {:2} nodes {:9} {:6.0} ms",
@@ -74,6 +79,7 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
     }
     BenchResult {
         nodes,
+        solver_nodes,
         seconds: start.elapsed().as_secs_f64(),
     }
 }
@@ -199,11 +205,18 @@ pub fn main(args: &[String]) -> anyhow::Result<()> {
     }
     let r = run(depth, true);
     println!("bench: depth {depth}, {} positions", POSITIONS.len());
-    println!("bench: total nodes {}", r.nodes);
     println!(
-        "bench: time {:.0} ms, {:.0} nodes/s",
+        "bench: total nodes {} (alpha-beta {}, threat solver {})",
+        r.nodes,
+        r.nodes - r.solver_nodes,
+        r.solver_nodes
+    );
+    let secs = r.seconds.max(1e-9);
+    println!(
+        "bench: time {:.0} ms, {:.0} nodes/s (alpha-beta alone {:.0} nodes/s)",
         r.seconds * 1e3,
-        r.nodes as f64 / r.seconds.max(1e-9)
+        r.nodes as f64 / secs,
+        (r.nodes - r.solver_nodes) as f64 / secs
     );
     Ok(())
 }
@@ -218,5 +231,7 @@ mod tests {
         let b = run(5, false);
         assert!(a.nodes > 1000, "bench searched only {} nodes", a.nodes);
         assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.solver_nodes, b.solver_nodes);
+        assert!(a.solver_nodes < a.nodes);
     }
 }

@@ -29,7 +29,8 @@ pub struct Limits {
     pub time_left_ms: Option<i64>,
     /// Stop after this depth (`INFO max_depth`).
     pub max_depth: Option<u32>,
-    /// Stop after this many nodes (`INFO max_node`).
+    /// Stop the search after this many nodes (`INFO max_node`), its leaves' threat searches
+    /// included; the threat checks before and after it keep their own fixed budgets.
     pub max_nodes: Option<u64>,
     /// Squares the root search must not play (`YXBLOCK`).
     pub excluded: Vec<Pos>,
@@ -282,6 +283,12 @@ impl Engine {
         }
     }
 
+    /// Nodes the threat solvers visited since the engine was made (part of every search's
+    /// node count).
+    pub fn solver_visits(&self) -> u64 {
+        self.solvers.iter().map(Solver::visits).sum()
+    }
+
     /// Size in bytes of the transposition table the next search uses.
     pub fn tt_bytes(&self) -> u64 {
         tt_bytes_for(self.memory_bytes)
@@ -316,18 +323,22 @@ impl Engine {
         let opp = me.opposite();
         let excluded = &limits.excluded;
         let ok = |pos: &mut Position, p: Pos| !excluded.contains(&p) && pos.is_legal(p, me);
-        let done = |p: Pos, score: i32, report: &mut dyn FnMut(&Progress)| {
+        // Nodes count the threat solvers' positions too (the root checks can be all the work).
+        let visits = |solvers: &[Solver]| solvers.iter().map(Solver::visits).sum::<u64>();
+        let visits0 = visits(&self.solvers);
+        let done = |p: Pos, score: i32, solvers: &[Solver], report: &mut dyn FnMut(&Progress)| {
+            let nodes = 1 + visits(solvers) - visits0;
             let r = SearchResult {
                 best: p,
                 score,
                 depth: 1,
-                nodes: 1,
+                nodes,
                 pv: vec![p],
             };
             report(&Progress {
                 depth: 1,
                 score,
-                nodes: 1,
+                nodes,
                 elapsed_ms: start.elapsed().as_millis() as u64,
                 pv: vec![p],
             });
@@ -339,21 +350,21 @@ impl Engine {
         if board.move_count() == 0 {
             let centre = Pos::new(board.width() / 2, board.height() / 2);
             if ok(&mut pos, centre) {
-                return done(centre, 0, report);
+                return done(centre, 0, &self.solvers, report);
             }
         }
         // Forced answers need no search.
         if let Some(p) = pick(&pos.fives(me).clone(), |p| ok(&mut pos, p)) {
-            return done(p, MATE - 1, report);
+            return done(p, MATE - 1, &self.solvers, report);
         }
         let opp_fives = pos.count(opp, crate::eval::Shape::Five);
         if opp_fives > 0 {
             if let Some(p) = pick(&pos.fives(opp).clone(), |p| ok(&mut pos, p)) {
                 let score = if opp_fives > 1 { -(MATE - 2) } else { 0 };
-                return done(p, score, report);
+                return done(p, score, &self.solvers, report);
             }
         } else if let Some(p) = legal_flex4(&mut pos, me).filter(|&p| !excluded.contains(&p)) {
-            return done(p, MATE - 3, report);
+            return done(p, MATE - 3, &self.solvers, report);
         }
         let hard_deadline = budget.hard.map(|h| start + h);
         let use_threats = self.use_threats && !budget.move_now;
@@ -381,7 +392,7 @@ impl Engine {
                 if let Some(&p) = line.first() {
                     if pos.board().is_empty(p) && ok(&mut pos, p) {
                         log::debug!("root threat win of {} plies: {:?}", line.len(), line);
-                        return done(p, MATE - line.len() as i32, report);
+                        return done(p, MATE - line.len() as i32, &self.solvers, report);
                     }
                 }
             }
@@ -421,11 +432,13 @@ impl Engine {
         if budget.move_now || root_moves.len() == 1 {
             let p = root_moves[0].pos;
             let score = pos.evaluate();
-            return done(p, score, report);
+            return done(p, score, &self.solvers, report);
         }
 
         // The search proper.
         let mut sh = Shared::new(tt, stop);
+        let before_search = visits(&self.solvers) - visits0;
+        sh.prior_nodes = before_search;
         // With the threat solver on, the last sixth of the time checks the chosen move.
         sh.deadline = if use_threats {
             budget.hard.map(|h| start + h * 5 / 6)
@@ -472,9 +485,8 @@ impl Engine {
             let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
             (r, order)
         });
-        let nodes = sh.nodes.load(Ordering::Relaxed);
         let (mut result, order) = result;
-        result.nodes = nodes;
+        let after_search = visits(&self.solvers);
         log::debug!("search done at {:?}", start.elapsed());
         if use_threats && result.score.abs() < MATE_BOUND {
             // Past the soft limit, but not so far that a match clock drains.
@@ -507,6 +519,8 @@ impl Engine {
                 result.pv = vec![safe];
             }
         }
+        result.nodes =
+            before_search + sh.nodes.load(Ordering::Relaxed) + visits(&self.solvers) - after_search;
         log::debug!("answer {} at {:?}", result.best, start.elapsed());
         // Defensive: the answer must be a legal empty square.
         let mut check = Position::new(board);
@@ -1004,12 +1018,12 @@ fn main_loop(
         let elapsed = start.elapsed();
         log::debug!(
             "depth {depth} score {score} best {best} nodes {} at {elapsed:?}",
-            sh.nodes.load(Ordering::Relaxed)
+            sh.prior_nodes + sh.nodes.load(Ordering::Relaxed)
         );
         report(&Progress {
             depth: depth as u32,
             score,
-            nodes: sh.nodes.load(Ordering::Relaxed),
+            nodes: sh.prior_nodes + sh.nodes.load(Ordering::Relaxed),
             elapsed_ms: elapsed.as_millis() as u64,
             pv: pv.clone(),
         });

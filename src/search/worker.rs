@@ -41,8 +41,10 @@ pub struct Shared<'a> {
     pub stop: &'a AtomicBool,
     /// Set by the main thread (or the clock) to end every thread.
     pub abort: AtomicBool,
-    /// Nodes of all threads (flushed periodically).
+    /// Nodes of all threads, their solvers' included (flushed periodically).
     pub nodes: AtomicU64,
+    /// Nodes of the threat checks before the search (reported, not limited).
+    pub prior_nodes: u64,
     pub deadline: Option<Instant>,
     pub max_nodes: Option<u64>,
     /// Call the threat solver at leaves.
@@ -56,6 +58,7 @@ impl Shared<'_> {
             stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            prior_nodes: 0,
             deadline: None,
             max_nodes: None,
             leaf_vcf: true,
@@ -93,7 +96,11 @@ pub struct Worker<'s> {
     killers: [[Pos; 2]; MAX_PLY],
     moves: Vec<Vec<ScoredMove>>,
     marks: Marks,
+    /// Alpha-beta nodes of this worker.
     pub nodes: u64,
+    /// The solver's visits when the worker started: what it visits since (leaf VCF, the guard's
+    /// checks) counts in the shared node total.
+    solver_visits0: u64,
     flushed: u64,
     pub aborted: bool,
     pv: Vec<[Pos; MAX_PLY]>,
@@ -112,9 +119,11 @@ impl<'s> Worker<'s> {
                 *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 1.6) as u8;
             }
         }
+        let solver_visits0 = solver.visits();
         Worker {
             pos,
             solver,
+            solver_visits0,
             history: vec![[0; 2]; NCELLS],
             killers: [[Pos::NONE; 2]; MAX_PLY],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -145,12 +154,18 @@ impl<'s> Worker<'s> {
         };
     }
 
+    /// Nodes visited by this worker: its alpha-beta nodes and its solver's.
+    pub fn counted(&self) -> u64 {
+        self.nodes + (self.solver.visits() - self.solver_visits0)
+    }
+
     fn poll(&mut self, sh: &Shared) {
+        let counted = self.counted();
         let total = sh
             .nodes
-            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
-            + (self.nodes - self.flushed);
-        self.flushed = self.nodes;
+            .fetch_add(counted - self.flushed, Ordering::Relaxed)
+            + (counted - self.flushed);
+        self.flushed = counted;
         if sh.stop.load(Ordering::Relaxed) || sh.abort.load(Ordering::Relaxed) {
             self.aborted = true;
         } else if sh.deadline.is_some_and(|d| Instant::now() >= d)
@@ -163,9 +178,10 @@ impl<'s> Worker<'s> {
 
     /// Adds the nodes not yet counted to the shared counter.
     pub fn flush(&mut self, sh: &Shared) {
+        let counted = self.counted();
         sh.nodes
-            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
-        self.flushed = self.nodes;
+            .fetch_add(counted - self.flushed, Ordering::Relaxed);
+        self.flushed = counted;
     }
 
     #[inline]

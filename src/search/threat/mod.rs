@@ -121,6 +121,8 @@ pub struct Solver {
     /// The winning line once found.
     line: Vec<Pos>,
     nodes: u64,
+    /// Nodes of every search this solver ran (the engine's node count includes them).
+    visits: u64,
     max_nodes: u64,
     deadline: Option<Instant>,
     aborted: bool,
@@ -188,6 +190,7 @@ impl Solver {
             path: Vec::with_capacity(2048),
             line: Vec::with_capacity(2048),
             nodes: 0,
+            visits: 0,
             max_nodes: u64::MAX,
             deadline: None,
             aborted: false,
@@ -237,6 +240,11 @@ impl Solver {
     /// Nodes visited by the last search.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Nodes visited by every search since the solver was made (never reset).
+    pub fn visits(&self) -> u64 {
+        self.visits
     }
 
     /// Looks for a VCF for the side to move. The board is restored before returning.
@@ -504,6 +512,7 @@ impl<'s, 'a> Search<'s, 'a> {
             return true;
         }
         sv.nodes += 1;
+        sv.visits += 1;
         if sv.nodes >= sv.max_nodes {
             sv.aborted = true;
         } else if sv.nodes & CLOCK_MASK == 0 {
