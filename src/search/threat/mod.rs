@@ -580,6 +580,7 @@ impl<'s, 'a> Search<'s, 'a> {
         sv.depth_cut = false;
         sv.strict = false;
         sv.quiet = false;
+        sv.strict_quiet = false;
         sv.cap = 0;
         sv.zone = false;
         sv.root_len = board.move_count();
