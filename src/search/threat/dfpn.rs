@@ -23,6 +23,9 @@ const QUIET_PN: u32 = 8;
 const EPS_DIV: u32 = 4;
 /// Default table: 2^20 entries of 24 bytes (24 MiB), allocated at the first df-pn search.
 pub(super) const DFPN_TT_BITS: u32 = 20;
+/// Mixed into a key once per remaining attacker move in the depth-bounded (strict) df-pn: the
+/// same position with another depth left is another node.
+const DEPTH_SALT: u64 = 0x7F4A_7C15_9E37_79B9;
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
@@ -134,21 +137,65 @@ impl Search<'_, '_> {
             self.sv.dfpn.begin(self.sv.dfpn_bits);
         }
         self.sv.dfpn_stack.clear();
-        let (pn, _) = self.mid(b, INF - 1, INF - 1, true);
+        let (pn, _) = self.mid(b, INF - 1, INF - 1, true, FREE);
         if self.sv.aborted || pn != 0 {
             return Res::Abort;
         }
-        self.rederive_line(|s, out| s.dfpn_line_or(b, out))
+        self.rederive_line(|s, out| s.dfpn_line_or(b, out, FREE))
     }
 
-    /// The attacker's children at an attacker node, pushed on `moves`, best first.
-    fn dfpn_or_moves(&mut self, b: &mut Board) -> OrKind {
+    /// df-pn bounded by `depth` attacker moves, the five included (the strict mode of
+    /// `vct_depth`: its attacks, its defences and its exact inner VCFs): every line of a proof
+    /// it finds fits the bound. Win (line in `sv.line`) or Abort, as `dfpn_root`; its nodes
+    /// are keyed by the depth left.
+    pub(super) fn dfpn_root_depth(&mut self, b: &mut Board, depth: u32) -> Res {
+        self.sv.strict = true;
+        self.sv.quiet = false;
+        self.sv.dfpn.begin(self.sv.dfpn_bits);
+        self.sv.dfpn_stack.clear();
+        let (pn, dn) = self.mid(b, INF - 1, INF - 1, true, depth);
+        log::debug!(
+            "dfpn depth {depth}: pn {pn} dn {dn} after {} nodes",
+            self.sv.nodes
+        );
+        if self.sv.aborted || pn != 0 {
+            return Res::Abort;
+        }
+        self.rederive_line(|s, out| s.dfpn_line_or(b, out, depth))
+    }
+
+    /// The df-pn table key of the position with `d` attacker moves left (the plain position
+    /// outside strict mode, where the depth is not bounded).
+    #[inline]
+    fn dfpn_key(&self, b: &Board, d: u32) -> u64 {
+        if self.sv.strict {
+            b.hash() ^ DEPTH_SALT.wrapping_mul(u64::from(d) + 1)
+        } else {
+            b.hash()
+        }
+    }
+
+    /// The depth left after the move `m` of the side to move at a node with `d` left: an
+    /// attacker move costs one in strict mode, nothing else costs.
+    #[inline]
+    fn dfpn_child_depth(&self, or: bool, d: u32) -> u32 {
+        if or && self.sv.strict {
+            d.saturating_sub(1)
+        } else {
+            d
+        }
+    }
+
+    /// The attacker's children at an attacker node with `d` left, pushed on `moves`, best
+    /// first.
+    fn dfpn_or_moves(&mut self, b: &mut Board, d: u32) -> OrKind {
         let a = b.side_to_move();
         let o = a.opposite();
+        let strict = self.sv.strict;
         if b.move_count() - self.sv.root_len >= MAX_PLY {
             return OrKind::Lost;
         }
-        match self.vcf_root(b, UNLIMITED) {
+        match self.vcf_root(b, if strict { d } else { UNLIMITED }) {
             Res::Win => return OrKind::Won,
             Res::Abort => return OrKind::Lost,
             Res::NoWin => {}
@@ -156,15 +203,26 @@ impl Search<'_, '_> {
         let mut df = [Pos::NONE; 2];
         match five_squares(b, o, &mut df) {
             0 => {}
-            1 if legal(b, df[0], a) => {
+            // In strict mode the block is an attacker move: it needs one left.
+            1 if legal(b, df[0], a) && (!strict || d >= 1) => {
                 self.sv.moves.push((0, df[0]));
                 return OrKind::Open;
             }
             _ => return OrKind::Lost,
         }
         let mlo = self.sv.moves.len();
-        self.gen_attacks(b, FREE);
-        if b.move_count() - self.sv.root_len < QUIET_PLY {
+        // Strict mode's generator adds its own quiet VCF set-ups (with four or more left).
+        let sq = self.sv.strict_quiet;
+        let qp = std::env::var("GX_QP")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(999);
+        if b.move_count() - self.sv.root_len >= qp {
+            self.sv.strict_quiet = false;
+        }
+        self.gen_attacks(b, d);
+        self.sv.strict_quiet = sq;
+        if !strict && b.move_count() - self.sv.root_len < QUIET_PLY {
             self.gen_quiet(b, mlo);
         }
         let mut mhi = self.sv.moves.len();
@@ -172,7 +230,7 @@ impl Search<'_, '_> {
             mhi = self.drop_attacks_under_vcf(b, mlo, mhi);
         }
         if mhi - mlo > 1 {
-            self.order_by_defences(b, FREE, mlo, mhi);
+            self.order_by_defences(b, d, mlo, mhi);
         }
         OrKind::Open
     }
@@ -181,7 +239,7 @@ impl Search<'_, '_> {
     #[cfg(test)]
     pub(super) fn dfpn_test_or_moves(&mut self, b: &mut Board) {
         self.sv.dfpn.begin(10);
-        let _ = self.dfpn_or_moves(b);
+        let _ = self.dfpn_or_moves(b, FREE);
     }
 
     /// Quiet attacker moves that may set up a VCF: squares where a stone makes a two or more
@@ -215,19 +273,20 @@ impl Search<'_, '_> {
         self.sv.moves.truncate(qlo + (qhi - qlo).min(QUIET_MAX));
     }
 
-    /// One df-pn node: searches below it until its numbers reach a threshold; returns them.
-    fn mid(&mut self, b: &mut Board, th_pn: u32, th_dn: u32, or: bool) -> (u32, u32) {
+    /// One df-pn node with `d` left: searches below it until its numbers reach a threshold;
+    /// returns them.
+    fn mid(&mut self, b: &mut Board, th_pn: u32, th_dn: u32, or: bool, d: u32) -> (u32, u32) {
         if self.tick() {
             return (1, 1);
         }
-        let key = b.hash();
+        let key = self.dfpn_key(b, d);
         let start = self.sv.nodes;
         let mlo = self.sv.moves.len();
         let kind = if or {
-            self.dfpn_or_moves(b)
+            self.dfpn_or_moves(b, d)
         } else {
             let a = b.side_to_move().opposite();
-            match self.gen_defences(b, a, FREE) {
+            match self.gen_defences(b, a, d) {
                 None => OrKind::Lost,
                 Some(()) if self.sv.moves.len() == mlo => OrKind::Won,
                 Some(()) => OrKind::Open,
@@ -248,7 +307,7 @@ impl Search<'_, '_> {
                     (0, INF)
                 }
             }
-            OrKind::Open => self.mid_loop(b, th_pn, th_dn, or, mlo, mhi),
+            OrKind::Open => self.mid_loop(b, (th_pn, th_dn), or, d, mlo, mhi),
         };
         self.sv.moves.truncate(mlo);
         if !self.sv.aborted {
@@ -258,22 +317,23 @@ impl Search<'_, '_> {
         (pn, dn)
     }
 
-    /// The children loop of `mid` over `moves[lo..hi]`.
+    /// The children loop of `mid` over `moves[lo..hi]` (`d` left at this node).
     fn mid_loop(
         &mut self,
         b: &mut Board,
-        th_pn: u32,
-        th_dn: u32,
+        (th_pn, th_dn): (u32, u32),
         or: bool,
+        d: u32,
         lo: usize,
         hi: usize,
     ) -> (u32, u32) {
+        let kid_d = self.dfpn_child_depth(or, d);
         // Children's numbers live on `dfpn_stack`, from the table or a first guess.
         let slo = self.sv.dfpn_stack.len();
         for i in lo..hi {
             let (score, m) = self.sv.moves[i];
             b.make(m);
-            let known = self.sv.dfpn.get(b.hash());
+            let known = self.sv.dfpn.get(self.dfpn_key(b, kid_d));
             b.unmake();
             let v = known.unwrap_or_else(|| {
                 let a = b.side_to_move();
@@ -334,7 +394,7 @@ impl Search<'_, '_> {
             };
             let m = self.sv.moves[lo + best].1;
             b.make(m);
-            let r = self.mid(b, c_pn, c_dn, !or);
+            let r = self.mid(b, c_pn, c_dn, !or, kid_d);
             b.unmake();
             self.sv.dfpn_stack[slo + best] = r;
         }
@@ -342,17 +402,23 @@ impl Search<'_, '_> {
         (pn, dn)
     }
 
-    /// Whether the table (after re-proving where an entry was lost) says the position is won.
-    fn dfpn_proven(&mut self, b: &mut Board, or: bool) -> bool {
-        if self.sv.dfpn.get(b.hash()).is_some_and(|v| v.0 == 0) {
+    /// Whether the table (after re-proving where an entry was lost) says the position with `d`
+    /// left is won.
+    fn dfpn_proven(&mut self, b: &mut Board, or: bool, d: u32) -> bool {
+        if self
+            .sv
+            .dfpn
+            .get(self.dfpn_key(b, d))
+            .is_some_and(|v| v.0 == 0)
+        {
             return true;
         }
-        let (pn, _) = self.mid(b, INF - 1, INF - 1, or);
+        let (pn, _) = self.mid(b, INF - 1, INF - 1, or, d);
         pn == 0 && !self.sv.aborted
     }
 
-    /// Appends the main line from a proven attacker node.
-    fn dfpn_line_or(&mut self, b: &mut Board, out: &mut Vec<Pos>) -> bool {
+    /// Appends the main line from a proven attacker node with `d` left.
+    fn dfpn_line_or(&mut self, b: &mut Board, out: &mut Vec<Pos>, d: u32) -> bool {
         let a = b.side_to_move();
         if out.len() > 2 * MAX_PLY + 8 || self.sv.aborted {
             return false;
@@ -362,13 +428,15 @@ impl Search<'_, '_> {
             out.push(f[0]);
             return true;
         }
-        if self.vcf_root(b, UNLIMITED) == Res::Win {
+        let vd = if self.sv.strict { d } else { UNLIMITED };
+        if self.vcf_root(b, vd) == Res::Win {
             out.extend_from_slice(&self.sv.line);
             return true;
         }
         let mlo = self.sv.moves.len();
-        let kind = self.dfpn_or_moves(b);
+        let kind = self.dfpn_or_moves(b, d);
         let mhi = self.sv.moves.len();
+        let cd = self.dfpn_child_depth(true, d);
         let mut ok = false;
         if let OrKind::Open = kind {
             // A child the table already proves, else the first one a re-search proves.
@@ -376,7 +444,11 @@ impl Search<'_, '_> {
             for i in mlo..mhi {
                 let m = self.sv.moves[i].1;
                 b.make(m);
-                let won = self.sv.dfpn.get(b.hash()).is_some_and(|v| v.0 == 0);
+                let won = self
+                    .sv
+                    .dfpn
+                    .get(self.dfpn_key(b, cd))
+                    .is_some_and(|v| v.0 == 0);
                 b.unmake();
                 if won {
                     pick = Some(m);
@@ -387,7 +459,7 @@ impl Search<'_, '_> {
                 for i in mlo..mhi {
                     let m = self.sv.moves[i].1;
                     b.make(m);
-                    let won = self.dfpn_proven(b, false);
+                    let won = self.dfpn_proven(b, false, cd);
                     b.unmake();
                     if won {
                         pick = Some(m);
@@ -398,7 +470,7 @@ impl Search<'_, '_> {
             if let Some(m) = pick {
                 b.make(m);
                 out.push(m);
-                ok = self.dfpn_line_and(b, out);
+                ok = self.dfpn_line_and(b, out, cd);
                 b.unmake();
             }
         }
@@ -406,14 +478,14 @@ impl Search<'_, '_> {
         ok
     }
 
-    /// Appends the main line from a proven defender node.
-    fn dfpn_line_and(&mut self, b: &mut Board, out: &mut Vec<Pos>) -> bool {
-        let Some(e) = self.main_line_defence(b, FREE) else {
+    /// Appends the main line from a proven defender node (the attacker then has `d` left).
+    fn dfpn_line_and(&mut self, b: &mut Board, out: &mut Vec<Pos>, d: u32) -> bool {
+        let Some(e) = self.main_line_defence(b, d) else {
             return false;
         };
         b.make(e);
         out.push(e);
-        let ok = self.dfpn_proven(b, true) && self.dfpn_line_or(b, out);
+        let ok = self.dfpn_proven(b, true, d) && self.dfpn_line_or(b, out, d);
         b.unmake();
         ok
     }

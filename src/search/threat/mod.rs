@@ -89,10 +89,16 @@ const DFPN_MIN_NODES: u64 = 1_000_000;
 /// Node limit from which `vct` schedules its stages for puzzles (deeper than any budget the
 /// engine gives, so its in-game searches keep their tree): short probes of the full deepening
 /// and of df-pn first, each `PROBE_SHARE` sixteenths of what is left, and a zone phase of
-/// `DEEP_ZONE_SHARE`.
+/// `DEEP_ZONE_SHARE` (2/16: at 4/16 it held back the df-pn stage that proves most slow rows;
+/// on the 82 renju VCT rows over 300 ms, at 10M nodes each, 2/16 solves 59 against 57, 20 of
+/// them 1.1M nodes sooner, 2 later).
 const DEEP_MIN_NODES: u64 = 4_000_000;
 const PROBE_SHARE: u32 = 1;
-const DEEP_ZONE_SHARE: u32 = 4;
+const DEEP_ZONE_SHARE: u32 = 2;
+/// Share of a bounded `vct_depth` the exact deepening gets, in sixteenths.
+const DEPTH_ITERATE_SHARE: u32 = 2;
+/// Share of what the exact deepening left that the capped threat deepening of `vct_depth` gets.
+const CAPPED_SHARE: u32 = 2;
 /// VCT depth a lone closed three costs (see `attack_cost`).
 const FUKUMI_COST: u32 = 3;
 /// The clock and the stop flag are read every `CLOCK_MASK + 1` nodes. Some nodes cost far more
@@ -133,6 +139,9 @@ pub struct Solver {
     quiet: bool,
     /// VCT in strict mode: quiet VCF set-ups are tried too.
     strict_quiet: bool,
+    /// VCT outside strict mode: at most this many attacker moves from the root, the five
+    /// included, on every line (0: no cap). The threat depth iterates as usual below it.
+    cap: u32,
     /// VCT: set when some node was cut by the depth limit (so NoWin is not final).
     depth_cut: bool,
     /// VCF: set when a subtree was cut by the depth limit (its NoWin holds for that depth only).
@@ -198,6 +207,7 @@ impl Solver {
             strict: false,
             quiet: false,
             strict_quiet: false,
+            cap: 0,
             depth_cut: false,
             vcf_cut: false,
             vcf_base: 0,
@@ -411,8 +421,10 @@ impl Solver {
 
     /// Looks for a VCT of at most `max_moves` attacker moves, the five included (as puzzle books
     /// count "win in N"). Iterates the depth from 1 so the line found is a shortest one. The
-    /// attacker plays fours, threes and (with four or more moves left) up to 24 quiet VCF set-ups
-    /// per node; NoWin means no such win within `max_moves`.
+    /// attacker plays fours, threes and (with four or more moves left) up to 40 quiet VCF set-ups
+    /// per node; NoWin means no such win within `max_moves`. With limits the deepening gets
+    /// 2/16 of them, then the threat-counting deepening under a move cap 2/16 of the rest, then
+    /// df-pn bounded by the moves left the rest; every line of their proofs fits `max_moves`.
     pub fn vct_depth(
         &mut self,
         board: &mut Board,
@@ -421,18 +433,21 @@ impl Solver {
         max_moves: u32,
     ) -> Proof {
         self.new_search();
-        let mut s = Search::begin(self, board, limits, Some(stop));
-        s.sv.strict = true;
-        // "Within N moves" asks for exactness: no budget on the inner VCFs.
-        s.sv.vcf_budget = 0;
-        // Quiet double-two set-ups cost too much at every depth of an exact search (measured on
-        // quintet's bench cases): left out here.
-        s.sv.quiet = false;
-        // Quiet VCF set-ups (quintet's "fukumi" moves: a two that threatens a VCF) do pay: the
-        // defender's answers are those of the VCF, not every square.
-        s.sv.strict_quiet = true;
+        let max_moves = max_moves.min(UNLIMITED - 1);
+        let bounded = limits.deadline.is_some() || limits.max_nodes != u64::MAX;
+        // With limits, in stages: the exact deepening (shortest lines, and the only stage that
+        // proves NoWin) gets a share; deep wins (quintet's bench cases, 13 to 256 moves) lie far
+        // past the depths it reaches, so then the capped threat deepening and depth-bounded
+        // df-pn.
+        let mut s = Search::begin(
+            self,
+            board,
+            &share(limits, 0, DEPTH_ITERATE_SHARE),
+            Some(stop),
+        );
+        s.strict_depth_mode();
         let mut result = Res::NoWin;
-        for depth in 1..=max_moves.min(UNLIMITED - 1) {
+        for depth in 1..=max_moves {
             s.sv.depth_cut = false;
             result = s.vct_root(board, depth);
             log::debug!("vct depth {depth}: {result:?} after {} nodes", s.sv.nodes);
@@ -440,7 +455,112 @@ impl Solver {
                 break;
             }
         }
-        s.finish(result)
+        if result != Res::Abort || !bounded || s.stopped() {
+            return s.finish(result);
+        }
+        let used = s.sv.nodes;
+        // Each later stage is a search of its own: the budgeted results, killers and won
+        // attacks of the one before would change its course (measured: df-pn needed twice the
+        // nodes on a deep case, the capped deepening eight times).
+        self.new_search();
+        let mut s = Search::begin(self, board, &share(limits, used, CAPPED_SHARE), Some(stop));
+        let r = s.vct_capped(board, max_moves);
+        s.sv.nodes += used;
+        let used = s.sv.nodes;
+        if r == Res::Win || s.stopped() {
+            return s.finish(r);
+        }
+        self.new_search();
+        let mut s = Search::begin(self, board, limits, Some(stop));
+        s.sv.max_nodes = limits.max_nodes.saturating_sub(used);
+        s.strict_depth_mode();
+        let r = s.dfpn_root_depth(board, max_moves);
+        s.sv.nodes += used;
+        s.finish(r)
+    }
+
+    /// The capped threat deepening of `vct_depth` alone (tests).
+    #[cfg(test)]
+    fn vct_capped_alone(&mut self, board: &mut Board, limits: &ThreatLimits, cap: u32) -> Proof {
+        self.new_search();
+        let stop = AtomicBool::new(false);
+        let mut s = Search::begin(self, board, limits, Some(&stop));
+        let r = s.vct_capped(board, cap);
+        s.finish(r)
+    }
+
+    /// The depth-bounded df-pn of `vct_depth` alone (tests).
+    #[cfg(test)]
+    fn vct_dfpn_depth_alone(
+        &mut self,
+        board: &mut Board,
+        limits: &ThreatLimits,
+        max_moves: u32,
+    ) -> Proof {
+        self.new_search();
+        let stop = AtomicBool::new(false);
+        let mut s = Search::begin(self, board, limits, Some(&stop));
+        s.strict_depth_mode();
+        let r = s.dfpn_root_depth(board, max_moves);
+        s.finish(r)
+    }
+}
+
+/// `sixteenths` sixteenths of what `limits` leave after `used` nodes, from now.
+fn share(limits: &ThreatLimits, used: u64, sixteenths: u32) -> ThreatLimits {
+    let now = Instant::now();
+    ThreatLimits {
+        max_nodes: match limits.max_nodes {
+            u64::MAX => u64::MAX,
+            n => n.saturating_sub(used) / 16 * u64::from(sixteenths),
+        },
+        deadline: limits
+            .deadline
+            .map(|d| now + d.saturating_duration_since(now) / 16 * sixteenths),
+    }
+}
+
+impl Search<'_, '_> {
+    /// The threat-counting deepening of `vct` (fours free, threes cost depth) under a cap of
+    /// `cap` attacker moves on every line, the five included: it finds the wins with few threes
+    /// and long four sequences that the exact deepening reaches late and df-pn misses. Win or
+    /// Abort (its NoWin would hold for its move set only, which lacks quiet set-ups).
+    fn vct_capped(&mut self, board: &mut Board, cap: u32) -> Res {
+        // The cap counts plies from the root, which quiet double-two threats (the attacker
+        // moving twice) would upset: none here. `Search::begin` left `quiet` off.
+        self.sv.cap = cap;
+        let mut r = Res::Abort;
+        for depth in 0..=VCT_MAX_THREATS {
+            self.sv.depth_cut = false;
+            r = self.vct_root(board, depth);
+            log::debug!(
+                "capped vct depth {depth}: {r:?} after {} nodes",
+                self.sv.nodes
+            );
+            if r != Res::NoWin || !self.sv.depth_cut {
+                break;
+            }
+        }
+        self.sv.cap = 0;
+        if r == Res::Win {
+            r
+        } else {
+            Res::Abort
+        }
+    }
+
+    /// The move set of `vct_depth`: depth counts every attacker move, exact inner VCFs, quiet
+    /// VCF set-ups but no quiet double twos.
+    fn strict_depth_mode(&mut self) {
+        self.sv.strict = true;
+        // "Within N moves" asks for exactness: no budget on the inner VCFs.
+        self.sv.vcf_budget = 0;
+        // Quiet double-two set-ups cost too much at every depth of an exact search (measured on
+        // quintet's bench cases): left out here.
+        self.sv.quiet = false;
+        // Quiet VCF set-ups (quintet's "fukumi" moves: a two that threatens a VCF) do pay: the
+        // defender's answers are those of the VCF, not every square.
+        self.sv.strict_quiet = true;
     }
 }
 
@@ -469,6 +589,8 @@ impl<'s, 'a> Search<'s, 'a> {
         sv.depth_cut = false;
         sv.strict = false;
         sv.quiet = false;
+        sv.strict_quiet = false;
+        sv.cap = 0;
         sv.zone = false;
         sv.root_len = board.move_count();
         sv.vcf_budget = if stop.is_some() { sv.vct_vcf_budget } else { 0 };

@@ -355,6 +355,89 @@ fn quintet_vct_fukumi_move() {
     assert_eq!(vct(&b, Some(7)), Proof::NoWin);
 }
 
+/// quintet's bench_vct_unstable: black wins in 12 of quintet's moves (13 here). A few threes
+/// and long four sequences: the exact deepening reaches that depth far too late.
+fn quintet_bench_unstable() -> Board {
+    setup_renju(
+        Rule::Renju,
+        "F9,G10,H8,I5,I6,I7,I10,J6,J8,J9,J10,K6",
+        "F10,G9,H6,H7,H9,I8,I9,I11,J7,K5,K8,L7",
+        Color::Black,
+    )
+}
+
+/// quintet's bench_vct_white: white wins in 15 of quintet's moves (16 here).
+fn quintet_bench_white() -> Board {
+    setup_renju(
+        Rule::Renju,
+        "D5,E10,F8,G4,G6,G9,G11,H4,H7,H8,I7,I8,I10,J10,K6,L6,L9,M9",
+        "E6,F5,F7,F10,G8,G10,H9,H10,I5,I9,J6,J8,J9,K7,K8,K9,L10",
+        Color::White,
+    )
+}
+
+#[test]
+fn capped_threat_deepening_keeps_every_line_within_the_cap() {
+    // Within 13 moves the capped deepening proves the win in about 200k nodes.
+    let b = quintet_bench_unstable();
+    let mut s = Solver::with_table_bits(18);
+    let l = ThreatLimits::nodes(1_000_000);
+    let p = s.vct_capped_alone(&mut b.clone(), &l, 13);
+    assert!(assert_win(&b, &p, LineKind::Vct) <= 13);
+    // quintet_vct_black has a win in 5 and none in 4 (see quintet_vct_black_and_white): under
+    // a cap of 4 no line may claim one, whatever the threat depth.
+    let b = setup_renju(
+        Rule::Renju,
+        "H8,H9,H10,I7,J9",
+        "G8,H7,I9,I11,J8",
+        Color::Black,
+    );
+    assert_eq!(s.vct_capped_alone(&mut b.clone(), &l, 4), Proof::Unknown);
+    let p = s.vct_capped_alone(&mut b.clone(), &l, 5);
+    assert!(assert_win(&b, &p, LineKind::Vct) <= 5);
+    // Its entries are keyed by the moves left: an uncapped search after it still finds the win,
+    // and the capped one after that still refuses the cap of 4.
+    assert_win(&b, &vct_unbounded(&mut s, &b), LineKind::Vct);
+    assert_eq!(s.vct_capped_alone(&mut b.clone(), &l, 4), Proof::Unknown);
+}
+
+#[test]
+fn depth_bounded_dfpn_proves_deep_wins_within_the_bound() {
+    let b = quintet_bench_white();
+    let mut s = Solver::with_table_bits(18);
+    s.set_dfpn_table_bits(20);
+    let l = ThreatLimits::nodes(1_500_000);
+    let p = s.vct_dfpn_depth_alone(&mut b.clone(), &l, 16);
+    assert!(assert_win(&b, &p, LineKind::Vct) <= 16);
+    // Below the shortest win it proves nothing (quintet_vct_black: a win in 5, none in 4).
+    let b = setup_renju(
+        Rule::Renju,
+        "H8,H9,H10,I7,J9",
+        "G8,H7,I9,I11,J8",
+        Color::Black,
+    );
+    assert_eq!(
+        s.vct_dfpn_depth_alone(&mut b.clone(), &l, 4),
+        Proof::Unknown
+    );
+    let p = s.vct_dfpn_depth_alone(&mut b.clone(), &l, 5);
+    assert!(assert_win(&b, &p, LineKind::Vct) <= 5);
+}
+
+#[test]
+fn vct_depth_solves_quintets_deep_cases_within_their_depth() {
+    // bench_vct_unstable and bench_vct_white under one node budget each: the exact deepening
+    // runs out, the later stages prove them.
+    for (b, depth) in [(quintet_bench_unstable(), 13), (quintet_bench_white(), 16)] {
+        let mut s = Solver::with_table_bits(18);
+        let mut w = b.clone();
+        let stop = AtomicBool::new(false);
+        let p = s.vct_depth(&mut w, &ThreatLimits::nodes(3_000_000), &stop, depth);
+        assert_eq!(w.hash(), b.hash(), "the board must be restored");
+        assert!(assert_win(&b, &p, LineKind::Vct) <= depth as usize);
+    }
+}
+
 fn shared(path: &str) -> Option<String> {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/puzzles")

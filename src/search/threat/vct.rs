@@ -19,6 +19,8 @@ const SALT_ZONE: u64 = 0x61C8_8646_80B5_83EB;
 const SALT_QUIET: u64 = 0xD6E8_FEB8_6659_FD93;
 const SALT_WHITE: u64 = 0xA076_1D64_78BD_642F;
 const SALT_STRICT_QUIET: u64 = 0xE703_7ED1_A0B4_28DB;
+/// Mixed into a key once per attacker move left under a move cap (`Solver::cap`).
+const SALT_CAP: u64 = 0x8CB9_2BA7_2F3D_8DD7;
 /// Node budget of the defender's own VCF, checked before his defences against a three.
 const DEFENDER_VCF_BUDGET: u64 = 50;
 
@@ -63,16 +65,35 @@ impl Search<'_, '_> {
 
     /// Which attacks `d` remaining depth still affords: (a lone four, a three, a quiet
     /// set-up). A lone four only helps a VCT when a three follows it (VCF is tried first).
-    fn attacks_allowed(&mut self, d: u32) -> (bool, bool, bool) {
+    fn attacks_allowed(&mut self, b: &Board, d: u32) -> (bool, bool, bool) {
         self.sv.depth_left = d;
         let strict = self.sv.strict;
-        let (four_ok, three_ok) = if strict {
+        let (mut four_ok, mut three_ok) = if strict {
             (d >= 4, d >= 3)
         } else {
             (d >= 2, d >= 1)
         };
-        let quiet_ok = self.sv.quiet && d == if strict { 4 } else { 2 };
+        let mut quiet_ok = self.sv.quiet && d == if strict { 4 } else { 2 };
+        if self.sv.cap > 0 {
+            // Under a move cap the attacker moves left bound the attacks as strict mode's
+            // depth does.
+            let m = self.cap_left(b);
+            four_ok &= m >= 4;
+            three_ok &= m >= 3;
+            quiet_ok &= m >= 4;
+        }
         (four_ok, three_ok, quiet_ok)
+    }
+
+    /// Under a move cap, the attacker moves left at this node (after his move at a defender
+    /// node): every ply alternates, so the ply from the root says how many he made.
+    /// `UNLIMITED` without a cap.
+    pub(super) fn cap_left(&self, b: &Board) -> u32 {
+        if self.sv.cap == 0 {
+            return UNLIMITED;
+        }
+        let made = (b.move_count() - self.sv.root_len).div_ceil(2) as u32;
+        self.sv.cap.saturating_sub(made)
     }
 
     /// In the zone phase, whether an attack on `p` shares a line, within four squares, with one
@@ -115,7 +136,13 @@ impl Search<'_, '_> {
     /// same side to move is an attacker node of one colour and a defender node of the other;
     /// the quiet flag because searches without quiet set-ups see fewer wins at small depths.
     fn vct_key(&self, b: &Board) -> u64 {
+        let cap = if self.sv.cap > 0 {
+            SALT_CAP.wrapping_mul(u64::from(self.cap_left(b)) + 1)
+        } else {
+            0
+        };
         b.hash()
+            ^ cap
             ^ SALT
             ^ if self.sv.strict { SALT_STRICT } else { 0 }
             ^ if self.sv.zone { SALT_ZONE } else { 0 }
@@ -131,12 +158,13 @@ impl Search<'_, '_> {
             }
     }
 
-    /// The depth a VCF may use at an attacker node of depth `d`.
-    fn vcf_depth_at(&self, d: u32) -> u32 {
+    /// The depth a VCF may use at an attacker node of depth `d` (or, after a pass, at a
+    /// defender node: the attacker's moves left are the same).
+    fn vcf_depth_at(&self, b: &Board, d: u32) -> u32 {
         if self.sv.strict {
             d
         } else {
-            UNLIMITED
+            self.cap_left(b)
         }
     }
 
@@ -198,7 +226,11 @@ impl Search<'_, '_> {
         let a = b.side_to_move();
         let o = a.opposite();
         let strict = self.sv.strict;
-        let allowed = self.attacks_allowed(d);
+        if self.sv.cap > 0 && self.cap_left(b) == 0 {
+            self.sv.depth_cut = true;
+            return Res::NoWin;
+        }
+        let allowed = self.attacks_allowed(b, d);
         let quiet_ok = allowed.2;
         let last = last_move_of(b, a);
         let mut df = [Pos::NONE; 2];
@@ -260,7 +292,7 @@ impl Search<'_, '_> {
         let chi = self.sv.cands.len();
         let saved_base = self.sv.vcf_base;
         let must = if nf == 1 { Some(df[0]) } else { None };
-        let r = self.vcf_from(b, self.vcf_depth_at(d), must, clo, chi);
+        let r = self.vcf_from(b, self.vcf_depth_at(b, d), must, clo, chi);
         self.sv.vcf_base = saved_base;
         if r != Res::NoWin {
             return r;
@@ -474,7 +506,7 @@ impl Search<'_, '_> {
     /// when threats were left out for lack of depth.
     pub(super) fn gen_attacks(&mut self, b: &mut Board, d: u32) {
         let a = b.side_to_move();
-        let allowed = self.attacks_allowed(d);
+        let allowed = self.attacks_allowed(b, d);
         let quiet_ok = allowed.2;
         let last = last_move_of(b, a);
         let mlo = self.sv.moves.len();
@@ -626,7 +658,7 @@ impl Search<'_, '_> {
         let o = a.opposite();
         let strict = self.sv.strict;
         if !af.is_empty() {
-            if strict && d < 1 {
+            if strict && d < 1 || self.cap_left(b) < 1 {
                 self.sv.depth_cut = true;
                 return None;
             }
@@ -637,7 +669,7 @@ impl Search<'_, '_> {
             }
             return Some(());
         }
-        if strict && d < 2 {
+        if strict && d < 2 || self.cap_left(b) < 2 {
             self.sv.depth_cut = true;
             return None;
         }
@@ -784,12 +816,12 @@ impl Search<'_, '_> {
     ) -> Option<()> {
         let o = a.opposite();
         let strict = self.sv.strict;
-        if strict && d < 3 {
+        if strict && d < 3 || self.cap_left(b) < 3 {
             self.sv.depth_cut = true;
             return None;
         }
         b.set_side_to_move(a);
-        let vd = self.vcf_depth_at(d);
+        let vd = self.vcf_depth_at(b, d);
         let r = match fours {
             // What `vcf_root` would find scanning (no five on either side): the same search.
             Some(f) if vd > 0 => {
@@ -1005,7 +1037,7 @@ impl Search<'_, '_> {
             out.push(f[0]);
             return true;
         }
-        let vd = self.vcf_depth_at(d);
+        let vd = self.vcf_depth_at(b, d);
         if self.vcf_root(b, vd) == Res::Win {
             out.extend_from_slice(&self.sv.line);
             return true;
