@@ -292,18 +292,6 @@ impl Solver {
         // then the full iterative deepening with the rest.
         self.new_search();
         let bounded = limits.deadline.is_some() || limits.max_nodes != u64::MAX;
-        let part = |used: u64, sixteenths: u32| {
-            let now = Instant::now();
-            ThreatLimits {
-                max_nodes: match limits.max_nodes {
-                    u64::MAX => u64::MAX,
-                    n => n.saturating_sub(used) / 16 * u64::from(sixteenths),
-                },
-                deadline: limits
-                    .deadline
-                    .map(|d| now + d.saturating_duration_since(now) / 16 * sixteenths),
-            }
-        };
         let dfpn = bounded && limits.max_nodes >= DFPN_MIN_NODES;
         let deep = bounded && limits.max_nodes >= DEEP_MIN_NODES;
         let mut used = 0;
@@ -312,13 +300,13 @@ impl Solver {
             // fall to one of them in milliseconds where the zone phase would spend its whole
             // share. Both resume later where they stopped (the deepening from its table
             // entries, which belong to this search; df-pn from its own table).
-            let mut s = Search::begin(self, board, &part(used, PROBE_SHARE), Some(stop));
+            let mut s = Search::begin(self, board, &share(limits, used, PROBE_SHARE), Some(stop));
             let r = s.vct_iterate(board);
             used = s.sv.nodes;
             if r != Res::Abort || s.stopped() {
                 return s.finish(r);
             }
-            let mut s = Search::begin(self, board, &part(used, PROBE_SHARE), Some(stop));
+            let mut s = Search::begin(self, board, &share(limits, used, PROBE_SHARE), Some(stop));
             let r = s.dfpn_root(board, false);
             s.sv.nodes += used;
             used = s.sv.nodes;
@@ -327,12 +315,12 @@ impl Solver {
             }
         }
         if bounded {
-            let share = match (deep, dfpn) {
+            let zone_share = match (deep, dfpn) {
                 (true, _) => DEEP_ZONE_SHARE,
                 (false, true) => DFPN_ZONE_SHARE,
                 (false, false) => ZONE_SHARE,
             };
-            let mut s = Search::begin(self, board, &part(used, share), Some(stop));
+            let mut s = Search::begin(self, board, &share(limits, used, zone_share), Some(stop));
             s.sv.zone = true;
             let r = s.vct_iterate(board);
             s.sv.zone = false;
@@ -344,7 +332,7 @@ impl Solver {
             }
         }
         if dfpn {
-            let mut s = Search::begin(self, board, &part(used, DFPN_SHARE), Some(stop));
+            let mut s = Search::begin(self, board, &share(limits, used, DFPN_SHARE), Some(stop));
             let r = s.dfpn_root(board, deep);
             s.sv.nodes += used;
             used = s.sv.nodes;
