@@ -286,7 +286,7 @@ impl Engine {
     /// Nodes the threat solvers visited since the engine was made (part of every search's
     /// node count).
     pub fn solver_visits(&self) -> u64 {
-        self.solvers.iter().map(Solver::visits).sum()
+        visits(&self.solvers)
     }
 
     /// Size in bytes of the transposition table the next search uses.
@@ -324,7 +324,6 @@ impl Engine {
         let excluded = &limits.excluded;
         let ok = |pos: &mut Position, p: Pos| !excluded.contains(&p) && pos.is_legal(p, me);
         // Nodes count the threat solvers' positions too (the root checks can be all the work).
-        let visits = |solvers: &[Solver]| solvers.iter().map(Solver::visits).sum::<u64>();
         let visits0 = visits(&self.solvers);
         let done = |p: Pos, score: i32, solvers: &[Solver], report: &mut dyn FnMut(&Progress)| {
             let nodes = 1 + visits(solvers) - visits0;
@@ -572,6 +571,11 @@ fn safe_move(
         }
     }
     best
+}
+
+/// Nodes the solvers visited since they were made.
+fn visits(solvers: &[Solver]) -> u64 {
+    solvers.iter().map(Solver::visits).sum()
 }
 
 /// The first square of a set accepted by `ok`.
