@@ -323,12 +323,7 @@ fn quintet_vcf_counter() {
 
 #[test]
 fn quintet_vct_black_and_white() {
-    let b = setup_renju(
-        Rule::Renju,
-        "H8,H9,H10,I7,J9",
-        "G8,H7,I9,I11,J8",
-        Color::Black,
-    );
+    let b = quintet_vct_black();
     assert!(assert_win(&b, &vct(&b, Some(5)), LineKind::Vct) <= 5);
     assert_eq!(vct(&b, Some(4)), Proof::NoWin);
     let w = setup_renju(Rule::Renju, "G9,G10,H8,J10", "H9,I7,I9", Color::White);
@@ -353,6 +348,16 @@ fn quintet_vct_fukumi_move() {
         .any(|p| matches!(p, Pattern::F3 | Pattern::B3) || p.is_four()));
     assert!(assert_win(&b, &vct(&b, Some(8)), LineKind::Vct) <= 8);
     assert_eq!(vct(&b, Some(7)), Proof::NoWin);
+}
+
+/// quintet's test_vct_black: black wins in 4 of quintet's moves (5 here), none in 3 (4 here).
+fn quintet_vct_black() -> Board {
+    setup_renju(
+        Rule::Renju,
+        "H8,H9,H10,I7,J9",
+        "G8,H7,I9,I11,J8",
+        Color::Black,
+    )
 }
 
 /// quintet's bench_vct_unstable: black wins in 12 of quintet's moves (13 here). A few threes
@@ -386,12 +391,7 @@ fn capped_threat_deepening_keeps_every_line_within_the_cap() {
     assert!(assert_win(&b, &p, LineKind::Vct) <= 13);
     // quintet_vct_black has a win in 5 and none in 4 (see quintet_vct_black_and_white): under
     // a cap of 4 no line may claim one, whatever the threat depth.
-    let b = setup_renju(
-        Rule::Renju,
-        "H8,H9,H10,I7,J9",
-        "G8,H7,I9,I11,J8",
-        Color::Black,
-    );
+    let b = quintet_vct_black();
     assert_eq!(s.vct_capped_alone(&mut b.clone(), &l, 4), Proof::Unknown);
     let p = s.vct_capped_alone(&mut b.clone(), &l, 5);
     assert!(assert_win(&b, &p, LineKind::Vct) <= 5);
@@ -410,12 +410,7 @@ fn depth_bounded_dfpn_proves_deep_wins_within_the_bound() {
     let p = s.vct_dfpn_depth_alone(&mut b.clone(), &l, 16);
     assert!(assert_win(&b, &p, LineKind::Vct) <= 16);
     // Below the shortest win it proves nothing (quintet_vct_black: a win in 5, none in 4).
-    let b = setup_renju(
-        Rule::Renju,
-        "H8,H9,H10,I7,J9",
-        "G8,H7,I9,I11,J8",
-        Color::Black,
-    );
+    let b = quintet_vct_black();
     assert_eq!(
         s.vct_dfpn_depth_alone(&mut b.clone(), &l, 4),
         Proof::Unknown
@@ -853,12 +848,7 @@ fn vct_stays_sound_under(l: &ThreatLimits) {
         quiet.play(Pos::new(8, 8)).unwrap();
         assert_eq!(s.vct(&mut quiet, l, &stop), Proof::NoWin, "{rule}");
     }
-    let b = setup_renju(
-        Rule::Renju,
-        "H8,H9,H10,I7,J9",
-        "G8,H7,I9,I11,J8",
-        Color::Black,
-    );
+    let b = quintet_vct_black();
     assert_win(&b, &s.vct(&mut b.clone(), l, &stop), LineKind::Vct);
 }
 
@@ -884,12 +874,7 @@ fn dfpn_finds_verified_wins_and_never_claims_no_win() {
             assert_eq!(work.move_count(), b.move_count());
         }
     }
-    let b = setup_renju(
-        Rule::Renju,
-        "H8,H9,H10,I7,J9",
-        "G8,H7,I9,I11,J8",
-        Color::Black,
-    );
+    let b = quintet_vct_black();
     assert_win(&b, &s.vct_dfpn(&mut b.clone(), &l, &stop), LineKind::Vct);
     // Its disproofs rest on budgets and a ply cut: a board with no win reads Unknown.
     let mut quiet = Board::new(15, 15, Rule::Standard).unwrap();
@@ -909,12 +894,7 @@ fn dfpn_resumes_from_its_table() {
     // Stopped half-way by its node limit, df-pn goes on from its table: the proof completes
     // in fewer nodes than a fresh run needs, and its line verifies.
     let stop = AtomicBool::new(false);
-    let b = setup_renju(
-        Rule::Renju,
-        "H8,H9,H10,I7,J9",
-        "G8,H7,I9,I11,J8",
-        Color::Black,
-    );
+    let b = quintet_vct_black();
     let mut s = Solver::with_table_bits(16);
     s.set_dfpn_table_bits(16);
     let run = |s: &mut Solver, nodes: u64, resume: bool| {
