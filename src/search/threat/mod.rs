@@ -450,46 +450,55 @@ impl Solver {
         // Each later stage is a search of its own: the budgeted results, killers and won
         // attacks of the one before would change its course (measured: df-pn needed twice the
         // nodes on a deep case, the capped deepening eight times).
-        self.new_search();
-        let mut s = Search::begin(self, board, &share(limits, used, CAPPED_SHARE), Some(stop));
-        let r = s.vct_capped(board, max_moves);
-        s.sv.nodes += used;
-        let used = s.sv.nodes;
-        if r == Res::Win || s.stopped() {
-            return s.finish(r);
+        let p = self.capped_stage(
+            board,
+            &share(limits, used, CAPPED_SHARE),
+            stop,
+            max_moves,
+            used,
+        );
+        if matches!(p, Proof::Win(_)) || stop.load(Ordering::Relaxed) {
+            return p;
         }
-        self.new_search();
-        let mut s = Search::begin(self, board, limits, Some(stop));
-        s.sv.max_nodes = limits.max_nodes.saturating_sub(used);
-        s.strict_depth_mode();
-        let r = s.dfpn_root_depth(board, max_moves);
-        s.sv.nodes += used;
-        s.finish(r)
+        let used = self.nodes;
+        let rest = ThreatLimits {
+            max_nodes: limits.max_nodes.saturating_sub(used),
+            deadline: limits.deadline,
+        };
+        self.depth_dfpn_stage(board, &rest, stop, max_moves, used)
     }
 
-    /// The capped threat deepening of `vct_depth` alone (tests).
-    #[cfg(test)]
-    fn vct_capped_alone(&mut self, board: &mut Board, limits: &ThreatLimits, cap: u32) -> Proof {
-        self.new_search();
-        let stop = AtomicBool::new(false);
-        let mut s = Search::begin(self, board, limits, Some(&stop));
-        let r = s.vct_capped(board, cap);
-        s.finish(r)
-    }
-
-    /// The depth-bounded df-pn of `vct_depth` alone (tests).
-    #[cfg(test)]
-    fn vct_dfpn_depth_alone(
+    /// The capped threat deepening of `vct_depth`: a win within `cap` attacker moves, or Unknown.
+    /// `used`: the earlier stages' nodes, counted in its total.
+    fn capped_stage(
         &mut self,
         board: &mut Board,
         limits: &ThreatLimits,
-        max_moves: u32,
+        stop: &AtomicBool,
+        cap: u32,
+        used: u64,
     ) -> Proof {
         self.new_search();
-        let stop = AtomicBool::new(false);
-        let mut s = Search::begin(self, board, limits, Some(&stop));
+        let mut s = Search::begin(self, board, limits, Some(stop));
+        let r = s.vct_capped(board, cap);
+        s.sv.nodes += used;
+        s.finish(r)
+    }
+
+    /// The df-pn of `vct_depth`, bounded by `max_moves` attacker moves.
+    fn depth_dfpn_stage(
+        &mut self,
+        board: &mut Board,
+        limits: &ThreatLimits,
+        stop: &AtomicBool,
+        max_moves: u32,
+        used: u64,
+    ) -> Proof {
+        self.new_search();
+        let mut s = Search::begin(self, board, limits, Some(stop));
         s.strict_depth_mode();
         let r = s.dfpn_root_depth(board, max_moves);
+        s.sv.nodes += used;
         s.finish(r)
     }
 }

@@ -387,18 +387,24 @@ fn capped_threat_deepening_keeps_every_line_within_the_cap() {
     let b = quintet_bench_unstable();
     let mut s = Solver::with_table_bits(18);
     let l = ThreatLimits::nodes(1_000_000);
-    let p = s.vct_capped_alone(&mut b.clone(), &l, 13);
+    let p = s.capped_stage(&mut b.clone(), &l, &AtomicBool::new(false), 13, 0);
     assert!(assert_win(&b, &p, LineKind::Vct) <= 13);
     // quintet_vct_black has a win in 5 and none in 4 (see quintet_vct_black_and_white): under
     // a cap of 4 no line may claim one, whatever the threat depth.
     let b = quintet_vct_black();
-    assert_eq!(s.vct_capped_alone(&mut b.clone(), &l, 4), Proof::Unknown);
-    let p = s.vct_capped_alone(&mut b.clone(), &l, 5);
+    assert_eq!(
+        s.capped_stage(&mut b.clone(), &l, &AtomicBool::new(false), 4, 0),
+        Proof::Unknown
+    );
+    let p = s.capped_stage(&mut b.clone(), &l, &AtomicBool::new(false), 5, 0);
     assert!(assert_win(&b, &p, LineKind::Vct) <= 5);
     // Its entries are keyed by the moves left: an uncapped search after it still finds the win,
     // and the capped one after that still refuses the cap of 4.
     assert_win(&b, &vct_unbounded(&mut s, &b), LineKind::Vct);
-    assert_eq!(s.vct_capped_alone(&mut b.clone(), &l, 4), Proof::Unknown);
+    assert_eq!(
+        s.capped_stage(&mut b.clone(), &l, &AtomicBool::new(false), 4, 0),
+        Proof::Unknown
+    );
 }
 
 #[test]
@@ -407,15 +413,15 @@ fn depth_bounded_dfpn_proves_deep_wins_within_the_bound() {
     let mut s = Solver::with_table_bits(18);
     s.set_dfpn_table_bits(20);
     let l = ThreatLimits::nodes(1_500_000);
-    let p = s.vct_dfpn_depth_alone(&mut b.clone(), &l, 16);
+    let p = s.depth_dfpn_stage(&mut b.clone(), &l, &AtomicBool::new(false), 16, 0);
     assert!(assert_win(&b, &p, LineKind::Vct) <= 16);
     // Below the shortest win it proves nothing (quintet_vct_black: a win in 5, none in 4).
     let b = quintet_vct_black();
     assert_eq!(
-        s.vct_dfpn_depth_alone(&mut b.clone(), &l, 4),
+        s.depth_dfpn_stage(&mut b.clone(), &l, &AtomicBool::new(false), 4, 0),
         Proof::Unknown
     );
-    let p = s.vct_dfpn_depth_alone(&mut b.clone(), &l, 5);
+    let p = s.depth_dfpn_stage(&mut b.clone(), &l, &AtomicBool::new(false), 5, 0);
     assert!(assert_win(&b, &p, LineKind::Vct) <= 5);
 }
 
