@@ -212,16 +212,7 @@ impl Search<'_, '_> {
         }
         let mlo = self.sv.moves.len();
         // Strict mode's generator adds its own quiet VCF set-ups (with four or more left).
-        let sq = self.sv.strict_quiet;
-        let qp = std::env::var("GX_QP")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-            .unwrap_or(999);
-        if b.move_count() - self.sv.root_len >= qp {
-            self.sv.strict_quiet = false;
-        }
         self.gen_attacks(b, d);
-        self.sv.strict_quiet = sq;
         if !strict && b.move_count() - self.sv.root_len < QUIET_PLY {
             self.gen_quiet(b, mlo);
         }
