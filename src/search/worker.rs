@@ -160,12 +160,7 @@ impl<'s> Worker<'s> {
     }
 
     fn poll(&mut self, sh: &Shared) {
-        let counted = self.counted();
-        let total = sh
-            .nodes
-            .fetch_add(counted - self.flushed, Ordering::Relaxed)
-            + (counted - self.flushed);
-        self.flushed = counted;
+        let total = self.flush(sh);
         if sh.stop.load(Ordering::Relaxed) || sh.abort.load(Ordering::Relaxed) {
             self.aborted = true;
         } else if sh.deadline.is_some_and(|d| Instant::now() >= d)
@@ -176,12 +171,12 @@ impl<'s> Worker<'s> {
         }
     }
 
-    /// Adds the nodes not yet counted to the shared counter.
-    pub fn flush(&mut self, sh: &Shared) {
+    /// Adds the nodes not yet counted to the shared counter; returns its new total.
+    pub fn flush(&mut self, sh: &Shared) -> u64 {
         let counted = self.counted();
-        sh.nodes
-            .fetch_add(counted - self.flushed, Ordering::Relaxed);
+        let added = counted - self.flushed;
         self.flushed = counted;
+        sh.nodes.fetch_add(added, Ordering::Relaxed) + added
     }
 
     #[inline]
