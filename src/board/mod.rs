@@ -363,6 +363,22 @@ impl Board {
         ]
     }
 
+    /// The hash the position would have after the side to move played `p`.
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ ZOBRIST[self.to_move.index()][p.index()] ^ ZOBRIST_SIDE
+    }
+
+    /// The pattern in direction `d` of a stone of colour `c` on the empty square `p`, were
+    /// there also a stone of colour `c` on the empty square `k` steps along `d` from `p`
+    /// (`0 < |k| <= PAD`): what `patterns` would say after making that move, without making it.
+    #[inline]
+    pub fn pattern_beside(&self, p: Pos, d: usize, k: isize, c: Color) -> Pattern {
+        debug_assert!(k != 0 && k.unsigned_abs() <= PAD);
+        let key = self.keys[p.index()][d] | u32::from(c.code()) << (2 * slot(k));
+        Pattern::from_u8(pair_of(self.pairs, key) >> (4 * c.index()) & 15)
+    }
+
     /// Whether a stone of colour `c` on the empty square `p` makes a winning five.
     #[inline]
     pub fn makes_five(&self, p: Pos, c: Color) -> bool {

@@ -108,6 +108,52 @@ fn random_games_keep_incremental_state_exact() {
 }
 
 #[test]
+fn lookahead_matches_the_move_made() {
+    // `hash_after` and `pattern_beside` answer "what if this stone were played" without playing
+    // it: over random positions under every rule, each must equal what the board says after
+    // the move (every empty square within four along each line, a stone of either colour).
+    let mut rng = Rng(0x0bad_cafe_f00d_1234);
+    for rule in Rule::ALL {
+        for _ in 0..300 {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            let mut empties: Vec<Pos> = b.squares().collect();
+            for _ in 0..rng.below(60) {
+                let p = empties.swap_remove(rng.below(empties.len()));
+                b.make(p);
+            }
+            let m = empties[rng.below(empties.len())];
+            let to_move = b.side_to_move();
+            let hash = b.hash_after(m);
+            for c in [Color::Black, Color::White] {
+                b.set_side_to_move(c);
+                let mut after = Vec::new();
+                b.make(m);
+                if c == to_move {
+                    assert_eq!(b.hash(), hash, "{rule}: hash after {m:?}");
+                }
+                for d in 0..4 {
+                    for k in (-4isize..=4).filter(|&k| k != 0) {
+                        let q = m.step(d, k);
+                        if b.contains(q) && b.is_empty(q) {
+                            after.push((q, d, k, b.pattern(q, d, c)));
+                        }
+                    }
+                }
+                b.unmake();
+                for (q, d, k, pattern) in after {
+                    assert_eq!(
+                        b.pattern_beside(q, d, -k, c),
+                        pattern,
+                        "{rule}: {c} {q:?} beside {m:?}"
+                    );
+                }
+            }
+            b.set_side_to_move(to_move);
+        }
+    }
+}
+
+#[test]
 fn rejects_bad_sizes_and_squares() {
     assert!(matches!(
         Board::new(4, 15, Rule::Freestyle),

@@ -168,10 +168,22 @@ impl Search<'_, '_> {
     /// outside strict mode, where the depth is not bounded).
     #[inline]
     fn dfpn_key(&self, b: &Board, d: u32) -> u64 {
+        self.depth_keyed(b.hash(), d)
+    }
+
+    /// `dfpn_key` of the position after the side to move plays `m` (without playing it).
+    #[inline]
+    fn dfpn_key_after(&self, b: &Board, m: Pos, d: u32) -> u64 {
+        self.depth_keyed(b.hash_after(m), d)
+    }
+
+    /// The key of a position with this hash and `d` attacker moves left.
+    #[inline]
+    fn depth_keyed(&self, hash: u64, d: u32) -> u64 {
         if self.sv.strict {
-            b.hash() ^ DEPTH_SALT.wrapping_mul(u64::from(d) + 1)
+            hash ^ DEPTH_SALT.wrapping_mul(u64::from(d) + 1)
         } else {
-            b.hash()
+            hash
         }
     }
 
@@ -323,9 +335,7 @@ impl Search<'_, '_> {
         let slo = self.sv.dfpn_stack.len();
         for i in lo..hi {
             let (score, m) = self.sv.moves[i];
-            b.make(m);
-            let known = self.sv.dfpn.get(self.dfpn_key(b, kid_d));
-            b.unmake();
+            let known = self.sv.dfpn.get(self.dfpn_key_after(b, m, kid_d));
             let v = known.unwrap_or_else(|| {
                 let a = b.side_to_move();
                 if or && super::shape_score(&b.patterns(m, a)) < 4 {
@@ -434,13 +444,11 @@ impl Search<'_, '_> {
             let mut pick = None;
             for i in mlo..mhi {
                 let m = self.sv.moves[i].1;
-                b.make(m);
                 let won = self
                     .sv
                     .dfpn
-                    .get(self.dfpn_key(b, cd))
+                    .get(self.dfpn_key_after(b, m, cd))
                     .is_some_and(|v| v.0 == 0);
-                b.unmake();
                 if won {
                     pick = Some(m);
                     break;

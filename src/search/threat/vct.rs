@@ -476,20 +476,26 @@ impl Search<'_, '_> {
         for i in lo..hi {
             let (score, m) = self.sv.moves[i];
             let four = four_count(&b.patterns(m, a)) > 0;
-            b.make(m);
+            // The squares that would make a four on a line through `m` once it is played (the
+            // lines through them in other directions do not pass `m`).
             let mut threats = 0;
             for d in 0..4 {
                 for k in -4isize..=4 {
                     let q = m.step(d, k);
                     if k != 0 && b.contains(q) && b.is_empty(q) {
-                        let pats = b.patterns(q, a);
-                        if pats[d] == Pattern::F4 || (pats[d].is_four() && four_count(&pats) >= 2) {
+                        let along = b.pattern_beside(q, d, -k, a);
+                        if along == Pattern::F4 {
                             threats += 1;
+                        } else if along.is_four() {
+                            let mut pats = b.patterns(q, a);
+                            pats[d] = along;
+                            if four_count(&pats) >= 2 {
+                                threats += 1;
+                            }
                         }
                     }
                 }
             }
-            b.unmake();
             let group = match (four, threats) {
                 (true, t) if t > 0 => 5,
                 (false, t) if t >= 3 => 4,
