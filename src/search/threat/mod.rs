@@ -95,6 +95,9 @@ const DFPN_MIN_NODES: u64 = 1_000_000;
 const DEEP_MIN_NODES: u64 = 4_000_000;
 const PROBE_SHARE: u32 = 1;
 const DEEP_ZONE_SHARE: u32 = 2;
+/// On puzzle-sized budgets df-pn's share of what the zone phase left (the deepening after it
+/// resumes from its probe's table and needs less).
+const DEEP_DFPN_SHARE: u32 = 9;
 /// Share of a bounded `vct_depth` the exact deepening gets, in sixteenths.
 const DEPTH_ITERATE_SHARE: u32 = 2;
 /// Share of what the exact deepening left that the capped threat deepening of `vct_depth` gets.
@@ -332,7 +335,8 @@ impl Solver {
             }
         }
         if dfpn {
-            let mut s = Search::begin(self, board, &share(limits, used, DFPN_SHARE), Some(stop));
+            let dfpn_share = if deep { DEEP_DFPN_SHARE } else { DFPN_SHARE };
+            let mut s = Search::begin(self, board, &share(limits, used, dfpn_share), Some(stop));
             let r = s.dfpn_root(board, deep);
             s.sv.nodes += used;
             used = s.sv.nodes;
