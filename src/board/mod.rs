@@ -374,9 +374,47 @@ impl Board {
     /// (`0 < |k| <= PAD`): what `patterns` would say after making that move, without making it.
     #[inline]
     pub fn pattern_beside(&self, p: Pos, d: usize, k: isize, c: Color) -> Pattern {
+        self.pattern_with(p, d, k, c, c)
+    }
+
+    /// `pattern_beside` with a stone of colour `stone` `k` steps away.
+    #[inline]
+    fn pattern_with(&self, p: Pos, d: usize, k: isize, stone: Color, c: Color) -> Pattern {
         debug_assert!(k != 0 && k.unsigned_abs() <= PAD);
-        let key = self.keys[p.index()][d] | u32::from(c.code()) << (2 * slot(k));
+        let key = self.keys[p.index()][d] | u32::from(stone.code()) << (2 * slot(k));
         Pattern::from_u8(pair_of(self.pairs, key) >> (4 * c.index()) & 15)
+    }
+
+    /// The four line patterns of a stone of colour `c` on the empty square `p`, were there also
+    /// a stone of colour `stone` on the empty square `e` (another square): `patterns` after
+    /// that move, without making it. Only the line through both, if any, differs.
+    pub fn patterns_after(&self, p: Pos, e: Pos, stone: Color, c: Color) -> [Pattern; 4] {
+        let mut pats = self.patterns(p, c);
+        let (dx, dy) = (
+            e.x() as isize - p.x() as isize,
+            e.y() as isize - p.y() as isize,
+        );
+        let k = dx.abs().max(dy.abs());
+        if k == 0 || k > PAD as isize {
+            return pats;
+        }
+        let unit = (dx / k, dy / k);
+        if (unit.0 * k, unit.1 * k) != (dx, dy) {
+            return pats;
+        }
+        // DIR_DXY: (1, 0), (0, 1), (1, 1), (-1, 1); a step against one is a negative k.
+        let (d, k) = match unit {
+            (1, 0) => (0, k),
+            (-1, 0) => (0, -k),
+            (0, 1) => (1, k),
+            (0, -1) => (1, -k),
+            (1, 1) => (2, k),
+            (-1, -1) => (2, -k),
+            (-1, 1) => (3, k),
+            _ => (3, -k),
+        };
+        pats[d] = self.pattern_with(p, d, k, stone, c);
+        pats
     }
 
     /// Whether a stone of colour `c` on the empty square `p` makes a winning five.

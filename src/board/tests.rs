@@ -148,6 +148,30 @@ fn lookahead_matches_the_move_made() {
                     );
                 }
             }
+            // `patterns_after` for every square and a stone of either colour on `m`.
+            for stone in [Color::Black, Color::White] {
+                let before: Vec<(Pos, [[Pattern; 4]; 2])> = b
+                    .squares()
+                    .filter(|&q| q != m && b.is_empty(q))
+                    .map(|q| {
+                        let lookahead =
+                            [Color::Black, Color::White].map(|c| b.patterns_after(q, m, stone, c));
+                        (q, lookahead)
+                    })
+                    .collect();
+                b.set_side_to_move(stone);
+                b.make(m);
+                for (q, lookahead) in before {
+                    for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
+                        assert_eq!(
+                            lookahead[i],
+                            b.patterns(q, c),
+                            "{rule}: {c} on {q:?} after {stone} on {m:?}"
+                        );
+                    }
+                }
+                b.unmake();
+            }
             b.set_side_to_move(to_move);
         }
     }

@@ -740,18 +740,23 @@ impl Search<'_, '_> {
             let counter = four_count(&pe) > 0;
             let mut stops = !(local && threats.iter().any(|&q| !super::lined_up(q, e)));
             if stops {
-                b.make(e);
+                // The board after the block, read without making it (but for renju black's
+                // legality, which reads further).
                 for &q in threats {
-                    if b.is_empty(q) {
-                        let pats = b.patterns(q, a);
-                        if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2) && legal(b, q, a)
-                        {
-                            stops = false;
-                            break;
-                        }
+                    if q == e {
+                        continue;
+                    }
+                    let pats = b.patterns_after(q, e, o, a);
+                    if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2) && {
+                        b.make(e);
+                        let l = legal(b, q, a);
+                        b.unmake();
+                        l
+                    } {
+                        stops = false;
+                        break;
                     }
                 }
-                b.unmake();
             }
             if stops || counter {
                 self.sv.moves.push((pri * 8 + shape_score(&pe), e));
