@@ -747,12 +747,9 @@ impl Search<'_, '_> {
                         continue;
                     }
                     let pats = b.patterns_after(q, e, o, a);
-                    if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2) && {
-                        b.make(e);
-                        let l = legal(b, q, a);
-                        b.unmake();
-                        l
-                    } {
+                    if (pats.contains(&Pattern::F4) || four_count(&pats) >= 2)
+                        && legal_after(b, e, q, a)
+                    {
                         stops = false;
                         break;
                     }
@@ -1113,6 +1110,18 @@ impl Search<'_, '_> {
 }
 
 /// The last square colour `c` played, if any.
+/// Whether `c` may play the empty square `q` once the side to move has played `e` (only renju
+/// black's forbidden points need the move made).
+fn legal_after(b: &mut Board, e: Pos, q: Pos, c: Color) -> bool {
+    if c != Color::Black || b.rule() != Rule::Renju {
+        return true;
+    }
+    b.make(e);
+    let ok = legal(b, q, c);
+    b.unmake();
+    ok
+}
+
 fn last_move_of(b: &Board, c: Color) -> Option<Pos> {
     b.history()
         .iter()
