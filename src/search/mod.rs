@@ -1020,14 +1020,12 @@ fn main_loop(
             }
         }
         let elapsed = start.elapsed();
-        log::debug!(
-            "depth {depth} score {score} best {best} nodes {} at {elapsed:?}",
-            sh.prior_nodes + sh.nodes.load(Ordering::Relaxed)
-        );
+        let nodes = sh.prior_nodes + sh.nodes.load(Ordering::Relaxed);
+        log::debug!("depth {depth} score {score} best {best} nodes {nodes} at {elapsed:?}");
         report(&Progress {
             depth: depth as u32,
             score,
-            nodes: sh.prior_nodes + sh.nodes.load(Ordering::Relaxed),
+            nodes,
             elapsed_ms: elapsed.as_millis() as u64,
             pv: pv.clone(),
         });
