@@ -73,6 +73,8 @@ fn solver_table_bits(threads: usize) -> u32 {
 /// Node budgets of the threat searches at the root (ours, the opponent's, refutation checks).
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 200_000;
+/// Node cap of the VCF search that asks whether a root move threatens one.
+const THREAT_MOVE_VCF_NODES: u64 = 2_000;
 const REFUTE_NODES: u64 = 1_000;
 /// The second pass over the unproven survivors multiplies the first pass's budget by this.
 const REFUTE_WIDEN: u64 = 8;
@@ -674,6 +676,33 @@ fn defence_set(pos: &mut Position, line: &[Pos]) -> Vec<Pos> {
     seen
 }
 
+/// The root moves outside `set` after which we, given another move, would win by fours (a
+/// small VCF search each): quiet counter-attacks that a defence check must consider.
+fn vcf_threats(
+    pos: &mut Position,
+    solver: &mut Solver,
+    moves: &[ScoredMove],
+    set: &[Pos],
+) -> Vec<Pos> {
+    let me = pos.side_to_move();
+    let lim = ThreatLimits {
+        max_nodes: THREAT_MOVE_VCF_NODES,
+        deadline: None,
+    };
+    let mut found = Vec::new();
+    let b = pos.board_mut();
+    for m in moves.iter().filter(|m| !set.contains(&m.pos)) {
+        b.make(m.pos);
+        b.set_side_to_move(me);
+        if matches!(solver.vcf(b, &lim), Proof::Win(_)) {
+            found.push(m.pos);
+        }
+        b.set_side_to_move(me.opposite());
+        b.unmake();
+    }
+    found
+}
+
 /// The opponent's answer after our move `m`: a VCF search under `vcf`, then, unless it found a
 /// win, a VCT search under `vct`; returns it with the nodes both took.
 fn threat_after(
@@ -705,8 +734,8 @@ fn threat_after(
 }
 
 /// When the opponent, given the move, would have a VCF (or else a VCT), keeps only the root
-/// moves after which it has none. The candidate defences (`defence_set`) are checked first, in
-/// that order; the other moves only when no candidate survives. A move survives unless the
+/// moves after which it has none. The candidate defences (`defence_set`, then the moves that
+/// threaten a VCF, `vcf_threats`) are checked first, in that order; the other moves only when no candidate survives. A move survives unless the
 /// check proves the opponent's win; when none survives, the moves that lose slowest stay.
 fn refute_opponent_threats(
     pos: &mut Position,
@@ -749,7 +778,10 @@ fn refute_opponent_threats(
         max_nodes: budget,
         deadline,
     };
-    let set = defence_set(pos, &line);
+    let mut set = defence_set(pos, &line);
+    // Counter-attacks that are no four or three: moves that would give us a VCF with one
+    // more move. The opponent must stop that first, or win by fours.
+    set.extend(vcf_threats(pos, solver, moves, &set));
     let rank = |p: Pos| set.iter().position(|&q| q == p);
     let mut cands: Vec<ScoredMove> = moves
         .iter()

@@ -676,6 +676,55 @@ fn final_check_replaces_a_losing_best_move() {
 const GAME18: &str = "e10i7l4f10f11g12e9e8e12g10f9g9e11e13g11d11h8h11i10f7g6j12i12h6j8i8j7i9i6\
                       j9h5g4j5j4i5k5k9i11h10k10l11f5i4";
 
+/// From a game lost to PentaZen, white to move: black has a VCT, and white's winning answer, f13,
+/// makes no four and no three (nor does it stand on black's line): it threatens a VCF. Such a
+/// move must be among the candidates, or the root keeps only the defences.
+const GAME43: &str = "f9g13e11h9g9d10g15f10e10d11f8d9d8";
+
+#[test]
+fn refutation_keeps_a_counter_attack_that_threatens_a_vcf() {
+    let b = from_pos(Rule::Freestyle, GAME43);
+    let f13 = Pos::new(5, 12);
+    let mut pos = Position::new(&b);
+    assert_eq!(pos.side_to_move(), Color::White);
+    assert_eq!(pos.shape(f13, Color::White), Shape::None);
+    let never = AtomicBool::new(false);
+    let mut solver = Solver::new();
+    let mut black = b.clone();
+    black.set_side_to_move(Color::Black);
+    let lim = ThreatLimits::nodes(200_000);
+    let Proof::Win(line) = solver.vct(&mut black, &lim, &never) else {
+        panic!("black has a VCT");
+    };
+    let set = defence_set(&mut pos, &line);
+    assert!(!set.contains(&f13), "f13 is no defence by shape");
+    let mut moves = Vec::new();
+    generate(&mut pos, &mut moves, &mut Marks::default());
+    let threats = vcf_threats(&mut pos, &mut solver, &moves, &set);
+    assert!(threats.contains(&f13), "{threats:?}");
+    assert_eq!(pos.board().hash(), b.hash(), "the board is restored");
+    // Every threat found is one: white, given two moves, wins by fours.
+    for &m in &threats {
+        let mut w = b.clone();
+        w.play(m).unwrap();
+        w.set_side_to_move(Color::White);
+        assert!(matches!(solver.vcf(&mut w, &lim), Proof::Win(_)), "{m}");
+    }
+    assert!(threats.len() < moves.len() / 4, "a few moves, not all");
+    let mut kept = moves.clone();
+    let mut g = Guard::new(None, &never);
+    assert!(refute_opponent_threats(
+        &mut pos,
+        &mut solver,
+        &mut g,
+        &mut kept,
+        (None, None),
+        &never
+    ));
+    assert!(kept.iter().any(|m| m.pos == f13), "f13 survives");
+    assert!(kept.len() < moves.len(), "losing moves are dropped");
+}
+
 #[test]
 fn refutation_widens_until_a_deeper_win_shows() {
     let b = from_pos(Rule::Freestyle, GAME18);
