@@ -735,8 +735,9 @@ fn threat_after(
 
 /// When the opponent, given the move, would have a VCF (or else a VCT), keeps only the root
 /// moves after which it has none. The candidate defences (`defence_set`, then the moves that
-/// threaten a VCF, `vcf_threats`) are checked first, in that order; the other moves only when no candidate survives. A move survives unless the
-/// check proves the opponent's win; when none survives, the moves that lose slowest stay.
+/// threaten a VCF, `vcf_threats`) are checked first, in that order; the other moves only when
+/// no candidate survives. A move survives unless the check proves the opponent's win; when none
+/// survives, the moves that lose slowest stay.
 fn refute_opponent_threats(
     pos: &mut Position,
     solver: &mut Solver,
