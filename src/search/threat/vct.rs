@@ -1109,7 +1109,6 @@ impl Search<'_, '_> {
     }
 }
 
-/// The last square colour `c` played, if any.
 /// Whether `c` may play the empty square `q` once the side to move has played `e` (only renju
 /// black's forbidden points need the move made).
 fn legal_after(b: &mut Board, e: Pos, q: Pos, c: Color) -> bool {
@@ -1122,6 +1121,7 @@ fn legal_after(b: &mut Board, e: Pos, q: Pos, c: Color) -> bool {
     ok
 }
 
+/// The last square colour `c` played, if any.
 fn last_move_of(b: &Board, c: Color) -> Option<Pos> {
     b.history()
         .iter()
