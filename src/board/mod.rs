@@ -402,16 +402,19 @@ impl Board {
         if (unit.0 * k, unit.1 * k) != (dx, dy) {
             return pats;
         }
-        // DIR_DXY: (1, 0), (0, 1), (1, 1), (-1, 1); a step against one is a negative k.
-        let (d, k) = match unit {
-            (1, 0) => (0, k),
-            (-1, 0) => (0, -k),
-            (0, 1) => (1, k),
-            (0, -1) => (1, -k),
-            (1, 1) => (2, k),
-            (-1, -1) => (2, -k),
-            (-1, 1) => (3, k),
-            _ => (3, -k),
+        // The direction of `DIR_DXY` along the line; a step against it is a negative k.
+        let along = DIR_DXY.iter().enumerate().find_map(|(d, &(x, y))| {
+            let step = (x as isize, y as isize);
+            if step == unit {
+                Some((d, k))
+            } else if (-step.0, -step.1) == unit {
+                Some((d, -k))
+            } else {
+                None
+            }
+        });
+        let Some((d, k)) = along else {
+            return pats;
         };
         pats[d] = self.pattern_with(p, d, k, stone, c);
         pats
