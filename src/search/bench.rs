@@ -3,7 +3,7 @@
 //! micro-benchmark.
 
 use super::{Engine, Limits};
-use crate::board::notation::{parse_move_list, Rows};
+use crate::board::notation::{move_list, parse_move_list, square_name, Rows};
 use crate::board::{Board, Rule};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -174,6 +174,45 @@ pub fn think_once(ms: u64, mb: u64, threads: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Searches every learning position (`tune --choices`) of every `every`-th game in DIR (the
+/// fifth that `tune --choices` holds out, by default) to `nodes` nodes on one thread and prints
+/// how often the engine plays the game's move: with a strong engine's games, a quick measure
+/// of move quality. With `list` it also prints each position (`MOVES<TAB>GAME'S MOVE<TAB>
+/// ENGINE'S MOVE`, pos notation), for measuring other engines on the same positions.
+pub fn agreement(dir: &str, nodes: u64, every: usize, list: bool) -> anyhow::Result<()> {
+    use crate::eval::tune::{choice::choices_of, load_records};
+    let records = load_records(std::path::Path::new(dir))?;
+    let (mut same, mut total) = (0usize, 0usize);
+    let mut engine = Engine::new();
+    engine.set_memory(16 << 20);
+    let limits = Limits {
+        max_nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    for (_, rec) in records.iter().step_by(every.max(1)) {
+        for (board, played) in choices_of(rec)? {
+            engine.clear();
+            let stop = AtomicBool::new(false);
+            if let Some(r) = engine.think(&board, &limits, &stop, &mut |_| {}) {
+                total += 1;
+                same += (r.best == played) as usize;
+                if list {
+                    let name = |p| square_name(p, board.height(), Rows::FromTop);
+                    println!("{}\t{}\t{}", move_list(&board), name(played), name(r.best));
+                }
+            }
+        }
+    }
+    println!(
+        "agreement at {nodes} nodes: {same} of {total} positions ({:.1} %) from {} games, {:.0} s",
+        100.0 * same as f64 / total.max(1) as f64,
+        records.len().div_ceil(every.max(1)),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// Entry point of `pbrain-gorin bench [depth]`, `pbrain-gorin bench openings FILE [ms]
 /// [threads] [turn]` and `pbrain-gorin bench think MS [memory MiB] [threads]`.
 pub fn main(args: &[String]) -> anyhow::Result<()> {
@@ -182,6 +221,15 @@ pub fn main(args: &[String]) -> anyhow::Result<()> {
         let mb = args.get(2).map_or(Ok(350), |s| s.parse::<u64>())?;
         let threads = args.get(3).map_or(Ok(1), |s| s.parse::<usize>())?;
         return think_once(ms, mb, threads);
+    }
+    if args.first().map(String::as_str) == Some("agree") {
+        let dir = args.get(1).ok_or_else(|| {
+            anyhow::anyhow!("usage: pbrain-gorin bench agree DIR [nodes] [every] [list]")
+        })?;
+        let nodes = args.get(2).map_or(Ok(100_000), |s| s.parse::<u64>())?;
+        let every = args.get(3).map_or(Ok(5), |s| s.parse::<usize>())?;
+        let list = args.get(4).map(String::as_str) == Some("list");
+        return agreement(dir, nodes, every, list);
     }
     if args.first().map(String::as_str) == Some("openings") {
         let path = args.get(1).ok_or_else(|| {

@@ -3,14 +3,16 @@
 //! of the result on the evaluation, gradient descent on the squared error, a held-out fifth.
 
 use super::{
-    additive_score, combine, info_shape, multiset_rank, pair_slot, shape_bonus, Shape, EVAL_CAP,
-    LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO,
+    additive_score, combine, info_eval, info_shape, multiset_rank, pair_slot, shape_bonus, Shape,
+    EVAL_CAP, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO,
 };
 use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Board, Pattern, Rule};
 use crate::record::GameRecord;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
+
+pub(crate) mod choice;
 
 const NP: usize = 12;
 const NS: usize = 7;
@@ -226,21 +228,33 @@ fn load_labels(path: &Path) -> Result<(usize, Vec<Sample>)> {
 fn load(dir: &Path) -> Result<(usize, Vec<Sample>)> {
     let mut games = 0;
     let mut samples = Vec::new();
+    for (path, rec) in load_records(dir)? {
+        match samples_of(&rec, &mut samples) {
+            Ok(()) => games += 1,
+            Err(e) => log::warn!("{}: skipped ({e:#})", path.display()),
+        }
+    }
+    Ok((games, samples))
+}
+
+/// The game records (`.psq`) of a folder with their paths, sorted by file name; a file that
+/// is no record is skipped with a warning.
+pub(crate) fn load_records(dir: &Path) -> Result<Vec<(std::path::PathBuf, GameRecord)>> {
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("psq")))
         .collect();
     paths.sort();
+    let mut out = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(&path)?;
-        let parsed = GameRecord::parse_psq(&text).map_err(|e| anyhow::anyhow!("{e:?}"));
-        match parsed.and_then(|rec| samples_of(&rec, &mut samples)) {
-            Ok(()) => games += 1,
-            Err(e) => log::warn!("{}: skipped ({e:#})", path.display()),
+        match GameRecord::parse_psq(&text) {
+            Ok(rec) => out.push((path, rec)),
+            Err(e) => log::warn!("{}: skipped ({e})", path.display()),
         }
     }
-    Ok((games, samples))
+    Ok(out)
 }
 
 /// One Adam step for one parameter: updates its moment estimates `m` and `v` with gradient `g`
@@ -309,25 +323,48 @@ fn line_keys() -> impl Iterator<Item = (u16, [Pattern; 4])> {
 
 impl Table {
     fn new(train: &[&Sample]) -> Table {
+        let mut t = Table::slots_only();
+        let mut seen = vec![0usize; MULTISETS];
+        for s in train {
+            for &k in s.me.iter().chain(&s.opp) {
+                seen[t.slot[k as usize] as usize] += 1;
+            }
+        }
+        t.set_free(&seen);
+        t
+    }
+
+    /// The slot map with no value free yet.
+    fn slots_only() -> Table {
         let mut slot = vec![0u16; 1 << 16];
         for (k, p) in line_keys() {
             slot[k as usize] = multiset_rank(p) as u16;
         }
-        let mut seen = vec![0usize; MULTISETS];
-        for s in train {
-            for &k in s.me.iter().chain(&s.opp) {
-                seen[slot[k as usize] as usize] += 1;
-            }
+        Table {
+            slot,
+            free: vec![false; MULTISETS],
         }
-        let mut free = vec![false; MULTISETS];
+    }
+
+    /// Frees the values seen often enough (`seen` per slot) that are below the winning shapes.
+    fn set_free(&mut self, seen: &[usize]) {
         for (k, p) in line_keys() {
-            let r = slot[k as usize] as usize;
+            let r = self.slot[k as usize] as usize;
             // A square with no five to make in any line stays worth nothing.
-            free[r] = seen[r] >= TABLE_MIN_SEEN
+            self.free[r] = seen[r] >= TABLE_MIN_SEEN
                 && info_shape(combine(p)) < Shape::FourThree
                 && p != [Pattern::Dead; 4];
         }
-        Table { slot, free }
+    }
+
+    /// The engine's values now (`fitted.rs`, the winning shapes at the cap) and its tempo.
+    fn engine_values(&self) -> Vec<f64> {
+        let mut th = vec![0.0; MULTISETS + 1];
+        for (k, p) in line_keys() {
+            th[self.slot[k as usize] as usize] = info_eval(combine(p)) as f64;
+        }
+        th[MULTISETS] = TEMPO.0 as f64 / TEMPO.1 as f64;
+        th
     }
 
     /// Where the fit starts: the additive model's values (capped), so that the same labels
@@ -460,10 +497,40 @@ fn tune_table(
     Ok(())
 }
 
+/// `[EPOCHS] [--write PATH]` of `tune --choices` (its flags taken out).
+fn options(rest: &[String]) -> Result<(usize, Option<&str>)> {
+    let (mut epochs, mut write) = (200, None);
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--write" => write = Some(it.next().context("--write needs a path")?.as_str()),
+            s => epochs = s.parse().context("EPOCHS must be a number")?,
+        }
+    }
+    Ok((epochs, write))
+}
+
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       options after either: --table (fit one value per combination of four lines) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after either: --table (fit one value per combination of four lines) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
+        [flag, dir, rest @ ..] if flag == "--choices" => {
+            let flag = |f: &str| rest.iter().any(|a| a == f);
+            let others: Vec<String> = rest
+                .iter()
+                .filter(|a| !matches!(a.as_str(), "--split" | "--keep-tempo"))
+                .cloned()
+                .collect();
+            let (epochs, write) = options(&others)?;
+            let opts = choice::ChoiceOptions {
+                epochs,
+                split: flag("--split"),
+                keep_tempo: flag("--keep-tempo"),
+                write,
+            };
+            let command = format!("pbrain-gorin tune {}", args.join(" "));
+            return choice::tune_choices(Path::new(dir), &opts, &command);
+        }
         [flag, file, rest @ ..] if flag == "--labels" => ((true, file), rest),
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
