@@ -16,7 +16,7 @@ use std::path::Path;
 struct MoveDelta {
     /// The side that moved: its squares count with weight 1.
     me: Vec<(u16, i16)>,
-    /// The side to move next: its squares count with weight 1 + tempo.
+    /// The side to move next: its squares count with weight 1 + tempo (in the one-table model).
     opp: Vec<(u16, i16)>,
 }
 
@@ -28,7 +28,7 @@ struct Choice {
 
 /// Whether a position is one where the choice is the evaluation's to make: no five to make or
 /// to block and no winning shape (open four, four-three) for the side to move.
-pub(crate) fn is_open_choice(b: &Board) -> bool {
+fn is_open_choice(b: &Board) -> bool {
     let me = b.side_to_move();
     b.squares().filter(|&q| b.is_empty(q)).all(|q| {
         info_shape(combine(b.patterns(q, me))) < Shape::FourThree
@@ -290,7 +290,7 @@ pub(crate) fn tune_choices(dir: &Path, opts: &ChoiceOptions, command: &str) -> R
         skipped,
         t.free.iter().filter(|&&f| f).count()
     );
-    let mut th = t.engine_values();
+    let th = t.engine_values();
     let temp = [10.0, 20.0, 40.0, 80.0, 160.0, 320.0, 640.0]
         .into_iter()
         .min_by(|&a, &b| loss(&th, &train, a).0.total_cmp(&loss(&th, &train, b).0))
@@ -305,14 +305,19 @@ pub(crate) fn tune_choices(dir: &Path, opts: &ChoiceOptions, command: &str) -> R
             100.0 * b.1
         );
     };
+    // Adam restarts every 50 epochs, after each report.
+    let fit_all = |mut th: Vec<f64>, keep_tempo: bool, what: &str| {
+        let mut done = 0;
+        while done < epochs {
+            let step = (epochs - done).min(50);
+            th = fit(&t, &th, &train, temp, step, keep_tempo);
+            done += step;
+            report(&format!("{what}epoch {done}"), &th);
+        }
+        th
+    };
     report(&format!("engine's table, temperature {temp}"), &th);
-    let mut done = 0;
-    while done < epochs {
-        let step = (epochs - done).min(50);
-        th = fit(&t, &th, &train, temp, step, keep_tempo);
-        done += step;
-        report(&format!("epoch {done}"), &th);
-    }
+    let th = fit_all(th, keep_tempo, "");
     println!("tempo share {:.4}", th[MULTISETS]);
     if split {
         // Two tables from the fitted one: the side to move's values scaled by the tempo.
@@ -321,13 +326,7 @@ pub(crate) fn tune_choices(dir: &Path, opts: &ChoiceOptions, command: &str) -> R
         two[MULTISETS] = 0.0;
         two.extend_from_slice(&th[..MULTISETS]);
         report("split tables, start", &two);
-        let mut done = 0;
-        while done < epochs {
-            let step = (epochs - done).min(50);
-            two = fit(&t, &two, &train, temp, step, false);
-            done += step;
-            report(&format!("split tables, epoch {done}"), &two);
-        }
+        fit_all(two, false, "split tables, ");
     }
     if let Some(path) = write {
         std::fs::write(path, t.source(&th, command)).with_context(|| format!("writing {path}"))?;

@@ -1,6 +1,7 @@
 //! `pbrain-gorin tune`: fits the evaluation's line values, shape bonuses, pair values and tempo
 //! to game results (Texel's method) or to labelled positions: quiet positions, a logistic model
 //! of the result on the evaluation, gradient descent on the squared error, a held-out fifth.
+//! `choice` fits the combination table to a teacher's moves instead.
 
 use super::{
     additive_score, combine, info_eval, info_shape, multiset_rank, pair_slot, shape_bonus, Shape,
