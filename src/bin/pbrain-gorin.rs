@@ -4,10 +4,14 @@
 const USAGE: &str =
     "usage: pbrain-gorin              run as a Piskvork/Gomocup brain on stdin/stdout
        pbrain-gorin bench        search fixed positions, print node count and speed
+       pbrain-gorin bench agree DIR [NODES] [EVERY] [list]
+                                 how often the search plays the moves of the games in DIR
        pbrain-gorin solve ...    look for a VCF/VCT win (pbrain-gorin solve --help)
        pbrain-gorin play ...     play in the terminal (pbrain-gorin play --help)
        pbrain-gorin tune DIR [EPOCHS]
-                                 fit the evaluation weights to the games (.psq) in DIR";
+                                 fit the evaluation weights to the games (.psq) in DIR
+       pbrain-gorin tune --choices DIR [EPOCHS]
+                                 fit the evaluation table to the moves of those games";
 
 fn main() {
     // Diagnostics go to stderr only when RUST_LOG asks: Piskvork reads stderr as replies.

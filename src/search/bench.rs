@@ -214,7 +214,8 @@ pub fn agreement(dir: &str, nodes: u64, every: usize, list: bool) -> anyhow::Res
 }
 
 /// Entry point of `pbrain-gorin bench [depth]`, `pbrain-gorin bench openings FILE [ms]
-/// [threads] [turn]` and `pbrain-gorin bench think MS [memory MiB] [threads]`.
+/// [threads] [turn]`, `pbrain-gorin bench think MS [memory MiB] [threads]` and
+/// `pbrain-gorin bench agree DIR [nodes] [every] [list]`.
 pub fn main(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("think") {
         let ms = args.get(1).map_or(Ok(5000), |s| s.parse::<u64>())?;
