@@ -4,7 +4,7 @@
 
 #[cfg(test)]
 use super::TABLE_MIN_SEEN;
-use super::{adam, load_records, pack, Table, SKIP_LAST};
+use super::{adam, load_records, lowest, pack, Table, SKIP_LAST};
 use crate::board::{Board, Color, Pos, Rule};
 use crate::eval::{combine, info_shape, iter_bits, Position, Shape, EVAL_CAP, MULTISETS};
 use crate::record::GameRecord;
@@ -291,10 +291,9 @@ pub(crate) fn tune_choices(dir: &Path, opts: &ChoiceOptions, command: &str) -> R
         t.free.iter().filter(|&&f| f).count()
     );
     let th = t.engine_values();
-    let temp = [10.0, 20.0, 40.0, 80.0, 160.0, 320.0, 640.0]
-        .into_iter()
-        .min_by(|&a, &b| loss(&th, &train, a).0.total_cmp(&loss(&th, &train, b).0))
-        .unwrap_or(20.0);
+    let temp = lowest(&[10.0, 20.0, 40.0, 80.0, 160.0, 320.0, 640.0], |x| {
+        loss(&th, &train, x).0
+    });
     let report = |what: &str, th: &[f64]| {
         let (a, b) = (loss(th, &train, temp), loss(th, &test, temp));
         println!(

@@ -258,6 +258,22 @@ pub(crate) fn load_records(dir: &Path) -> Result<Vec<(std::path::PathBuf, GameRe
     Ok(out)
 }
 
+/// The logistic scales tried for a fit.
+const SCALES: [f64; 9] = [25.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0, 400.0, 600.0];
+
+/// The value of `grid` with the lowest `loss`, each loss computed once (the first one of
+/// equal losses).
+fn lowest(grid: &[f64], loss: impl Fn(f64) -> f64) -> f64 {
+    let mut best = (grid[0], loss(grid[0]));
+    for &x in &grid[1..] {
+        let l = loss(x);
+        if l < best.1 {
+            best = (x, l);
+        }
+    }
+    best.0
+}
+
 /// One Adam step for one parameter: updates its moment estimates `m` and `v` with gradient `g`
 /// at step `epoch` (from 1) and returns what to subtract from it.
 fn adam(m: &mut f64, v: &mut f64, g: f64, epoch: usize, lr: f64) -> f64 {
@@ -469,10 +485,7 @@ fn tune_table(
 ) -> Result<()> {
     let t = Table::new(train);
     let mut th = t.prior();
-    let scale = [25.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0, 400.0, 600.0]
-        .into_iter()
-        .min_by(|&a, &b| t.loss(&th, train, a).total_cmp(&t.loss(&th, train, b)))
-        .unwrap_or(100.0);
+    let scale = lowest(&SCALES, |x| t.loss(&th, train, x));
     println!(
         "table: {} of {MULTISETS} values free; additive prior, scale {scale}: loss {:.5} fitted, {:.5} held out",
         t.free.iter().filter(|&&f| f).count(),
@@ -587,10 +600,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut th = current();
     // The logistic scale that suits the current weights; the fit keeps it, so the new values
     // stay in the engine's units.
-    let scale = [25.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0, 400.0, 600.0]
-        .into_iter()
-        .min_by(|&a, &b| loss(&th, &train, a).total_cmp(&loss(&th, &train, b)))
-        .unwrap_or(100.0);
+    let scale = lowest(&SCALES, |x| loss(&th, &train, x));
     println!(
         "scale {scale}: loss {:.5} fitted, {:.5} held out",
         loss(&th, &train, scale),
@@ -691,6 +701,13 @@ mod tests {
             assert!(load_labels(&path).is_err(), "{bad:?} accepted");
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn lowest_takes_the_least_loss_and_the_first_of_equals() {
+        assert_eq!(lowest(&[1.0, 2.0, 3.0], |x| (x - 2.2f64).abs()), 2.0);
+        assert_eq!(lowest(&[1.0, 2.0, 3.0], |x| (x - 2.5f64).abs()), 2.0);
+        assert_eq!(lowest(&[4.0], |_| 7.0), 4.0);
     }
 
     #[test]
