@@ -4,7 +4,7 @@
 
 #[cfg(test)]
 use super::TABLE_MIN_SEEN;
-use super::{adam, load_records, lowest, pack, Table, SKIP_LAST};
+use super::{adam, in_rounds, load_records, lowest, pack, Table, SKIP_LAST};
 use crate::board::{Board, Color, Pos, Rule};
 use crate::eval::{combine, info_shape, iter_bits, Position, Shape, EVAL_CAP, MULTISETS};
 use crate::record::GameRecord;
@@ -118,14 +118,21 @@ fn wait_at(th: &[f64]) -> Option<usize> {
     (th.len() > MULTISETS + 1).then_some(MULTISETS + 1)
 }
 
+/// Where the mover's values start in `th`, and the weight of the opponent's (the side to move
+/// after the move): its own table at weight 1 in the split model, the one table scaled by the
+/// tempo share otherwise.
+fn roles(th: &[f64]) -> (usize, f64) {
+    match wait_at(th) {
+        Some(w) => (w, 1.0),
+        None => (0, 1.0 + th[MULTISETS]),
+    }
+}
+
 /// Score of each candidate move for the side that moves: its evaluation after the move
 /// relative to before, scaled by `1 / temp`.
 fn scores(th: &[f64], c: &Choice, temp: f64, out: &mut Vec<f64>) {
     // After the move the mover waits and the opponent is to move.
-    let (mine, own) = match wait_at(th) {
-        Some(w) => (w, 1.0),
-        None => (0, 1.0 + th[MULTISETS]),
-    };
+    let (mine, own) = roles(th);
     out.clear();
     for m in &c.moves {
         let a: f64 =
@@ -170,10 +177,7 @@ fn loss(th: &[f64], set: &[&Choice], temp: f64) -> (f64, f64) {
 /// Gradient of the mean cross-entropy over the parameters.
 fn gradient(th: &[f64], set: &[&Choice], temp: f64) -> Vec<f64> {
     let mut g = vec![0.0; th.len()];
-    let (mine, own) = match wait_at(th) {
-        Some(w) => (w, 1.0),
-        None => (0, 1.0 + th[MULTISETS]),
-    };
+    let (mine, own) = roles(th);
     let mut s = Vec::new();
     for c in set {
         scores(th, c, temp, &mut s);
@@ -306,13 +310,10 @@ pub(crate) fn tune_choices(dir: &Path, opts: &ChoiceOptions, command: &str) -> R
     };
     // Adam restarts every 50 epochs, after each report.
     let fit_all = |mut th: Vec<f64>, keep_tempo: bool, what: &str| {
-        let mut done = 0;
-        while done < epochs {
-            let step = (epochs - done).min(50);
-            th = fit(&t, &th, &train, temp, step, keep_tempo);
-            done += step;
+        in_rounds(epochs, |n, done| {
+            th = fit(&t, &th, &train, temp, n, keep_tempo);
             report(&format!("{what}epoch {done}"), &th);
-        }
+        });
         th
     };
     report(&format!("engine's table, temperature {temp}"), &th);

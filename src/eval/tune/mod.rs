@@ -284,6 +284,17 @@ fn adam(m: &mut f64, v: &mut f64, g: f64, epoch: usize, lr: f64) -> f64 {
     lr * mh / (vh.sqrt() + 1e-12)
 }
 
+/// Runs a fit of `epochs` epochs in rounds of at most 50 (each round a fresh Adam, followed by a
+/// report): `round(n, done)` fits `n` more epochs and reports after `done` in all.
+fn in_rounds(epochs: usize, mut round: impl FnMut(usize, usize)) {
+    let mut done = 0;
+    while done < epochs {
+        let n = (epochs - done).min(50);
+        done += n;
+        round(n, done);
+    }
+}
+
 /// `epochs` steps of Adam on the mean squared error from `start`; fixed parameters keep their
 /// values and none goes below zero.
 fn fit(start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> {
@@ -492,17 +503,14 @@ fn tune_table(
         t.loss(&th, train, scale),
         t.loss(&th, test, scale)
     );
-    let mut done = 0;
-    while done < epochs {
-        let step = (epochs - done).min(50);
-        th = t.fit(&th, train, scale, step);
-        done += step;
+    in_rounds(epochs, |n, done| {
+        th = t.fit(&th, train, scale, n);
         println!(
             "epoch {done}: loss {:.5} fitted, {:.5} held out",
             t.loss(&th, train, scale),
             t.loss(&th, test, scale)
         );
-    }
+    });
     println!("tempo share {:.4}", th[MULTISETS]);
     if let Some(path) = write {
         std::fs::write(path, t.source(&th, command)).with_context(|| format!("writing {path}"))?;
@@ -511,35 +519,34 @@ fn tune_table(
     Ok(())
 }
 
-/// `[EPOCHS] [--write PATH]` of `tune --choices` (its flags taken out).
-fn options(rest: &[String]) -> Result<(usize, Option<&str>)> {
-    let (mut epochs, mut write) = (200, None);
+/// The arguments after a tune's source: `[EPOCHS] [--write PATH]` and any of `switches`.
+/// Returns the epochs (200 by default), the path, and the switches given.
+fn options<'a>(
+    rest: &'a [String],
+    switches: &[&str],
+) -> Result<(usize, Option<&'a str>, Vec<&'a str>)> {
+    let (mut epochs, mut write, mut given) = (200, None, Vec::new());
     let mut it = rest.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--write" => write = Some(it.next().context("--write needs a path")?.as_str()),
+            s if switches.contains(&s) => given.push(s),
             s => epochs = s.parse().context("EPOCHS must be a number")?,
         }
     }
-    Ok((epochs, write))
+    Ok((epochs, write, given))
 }
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after either: --table (fit one value per combination of four lines) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
-            let flag = |f: &str| rest.iter().any(|a| a == f);
-            let others: Vec<String> = rest
-                .iter()
-                .filter(|a| !matches!(a.as_str(), "--split" | "--keep-tempo"))
-                .cloned()
-                .collect();
-            let (epochs, write) = options(&others)?;
+            let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
             let opts = choice::ChoiceOptions {
                 epochs,
-                split: flag("--split"),
-                keep_tempo: flag("--keep-tempo"),
+                split: given.contains(&"--split"),
+                keep_tempo: given.contains(&"--keep-tempo"),
                 write,
             };
             let command = format!("pbrain-gorin tune {}", args.join(" "));
@@ -549,15 +556,8 @@ pub fn main(args: &[String]) -> Result<()> {
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
     };
-    let (mut epochs, mut table, mut write) = (200, false, None);
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--table" => table = true,
-            "--write" => write = Some(it.next().context("--write needs a path")?.as_str()),
-            s => epochs = s.parse().context("EPOCHS must be a number")?,
-        }
-    }
+    let (epochs, write, given) = options(rest, &["--table"])?;
+    let table = given.contains(&"--table");
     let (games, samples) = match source {
         (true, file) => load_labels(Path::new(file))?,
         (false, dir) => load(Path::new(dir))?,
@@ -606,18 +606,14 @@ pub fn main(args: &[String]) -> Result<()> {
         loss(&th, &train, scale),
         loss(&th, &test, scale)
     );
-    for epoch in (50..=epochs)
-        .step_by(50)
-        .chain((!epochs.is_multiple_of(50)).then_some(epochs))
-    {
-        let step = if epoch % 50 == 0 { 50 } else { epochs % 50 };
-        th = fit(&th, &train, scale, step);
+    in_rounds(epochs, |n, done| {
+        th = fit(&th, &train, scale, n);
         println!(
-            "epoch {epoch}: loss {:.5} fitted, {:.5} held out",
+            "epoch {done}: loss {:.5} fitted, {:.5} held out",
             loss(&th, &train, scale),
             loss(&th, &test, scale)
         );
-    }
+    });
     let now = current();
     println!("{:<18} {:>8} {:>8}", "parameter", "now", "fitted");
     for i in 0..NPAR {
