@@ -452,11 +452,14 @@ impl Engine {
             (d as i32).clamp(1, MAX_PLY as i32 - 20)
         });
         let soft = budget.soft;
-        let search_soft = timeman::search_soft(
-            soft,
-            sh.deadline.map(|d| d.saturating_duration_since(start)),
-            start.elapsed(),
-        );
+        let search_end = sh.deadline.map(|d| d.saturating_duration_since(start));
+        // Without a match clock, time left unused is lost: iterate until the deadline (an
+        // unfinished iteration still replaces the move when another one beats it).
+        let search_soft = if budget.save_time {
+            timeman::search_soft(soft, search_end, start.elapsed())
+        } else {
+            search_end.or(soft)
+        };
         let (first, rest) = self.solvers.split_at_mut(1);
         let result = std::thread::scope(|scope| {
             for (i, solver) in rest.iter_mut().take(threads - 1).enumerate() {
@@ -472,15 +475,12 @@ impl Engine {
             }
             let mut w = Worker::new(pos.clone(), &mut first[0], root_moves.clone());
             w.set_poll_interval(sh.max_nodes);
-            let r = main_loop(
-                &mut w,
-                &sh,
-                &mut guard,
-                max_depth,
+            let clock = Clock {
                 start,
-                search_soft,
-                report,
-            );
+                soft: search_soft,
+                stop_when_stable: budget.save_time,
+            };
+            let r = main_loop(&mut w, &sh, &mut guard, max_depth, &clock, report);
             w.flush(&sh);
             sh.abort.store(true, Ordering::Relaxed);
             let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
@@ -962,16 +962,26 @@ fn refute_opponent_threats(
     true
 }
 
+/// When the main thread's iterations may stop.
+struct Clock {
+    start: Instant,
+    /// Start no iteration after this.
+    soft: Option<Duration>,
+    /// Stop once the best move has held for several iterations (only worth it when the time
+    /// saved goes to later moves).
+    stop_when_stable: bool,
+}
+
 /// Iterative deepening of the main thread: reports every iteration, decides when to stop.
 fn main_loop(
     w: &mut Worker,
     sh: &Shared,
     guard: &mut Guard,
     max_depth: i32,
-    start: Instant,
-    soft: Option<Duration>,
+    clock: &Clock,
     report: &mut dyn FnMut(&Progress),
 ) -> SearchResult {
+    let (start, soft) = (clock.start, clock.soft);
     let mut best = w.root_moves[0].pos;
     let mut score = w.root_moves[0].score.max(-INF + 1);
     let mut pv = vec![best];
@@ -1073,7 +1083,7 @@ fn main_loop(
             if elapsed >= soft {
                 break;
             }
-            if stable >= 6 && depth >= 10 && elapsed >= soft / 3 {
+            if clock.stop_when_stable && stable >= 6 && depth >= 10 && elapsed >= soft / 3 {
                 break;
             }
         }

@@ -619,15 +619,12 @@ fn guard_drops_the_searchs_favourite_when_it_loses() {
     let mut w = Worker::new(pos, &mut solver, root_moves_from(moves));
     let mut guard = Guard::new(Some(Duration::from_secs(60)), &never);
     guard.base = 200_000;
-    let r = main_loop(
-        &mut w,
-        &sh,
-        &mut guard,
-        7,
-        Instant::now(),
-        None,
-        &mut |_| {},
-    );
+    let clock = Clock {
+        start: Instant::now(),
+        soft: None,
+        stop_when_stable: true,
+    };
+    let r = main_loop(&mut w, &sh, &mut guard, 7, &clock, &mut |_| {});
     assert_eq!(r.best, I11);
     assert!(guard.known_loser(E7), "e7 was never the favourite");
 }

@@ -19,6 +19,9 @@ pub struct Budget {
     pub soft: Option<Duration>,
     /// Abort the search at this.
     pub hard: Option<Duration>,
+    /// A match clock is running: time a move saves is time for later moves, so the search may
+    /// stop early once its best move is settled. Without one the turn's time is used or lost.
+    pub save_time: bool,
 }
 
 /// Reserve kept back from a per-move limit: reading, writing and scheduling noise.
@@ -33,6 +36,7 @@ pub fn budget(limits: &Limits, empties: usize) -> Budget {
             move_now: true,
             soft: Some(Duration::ZERO),
             hard: Some(Duration::ZERO),
+            save_time: false,
         };
     }
     let match_limited = limits.match_ms.is_some_and(|m| m > 0)
@@ -47,6 +51,7 @@ pub fn budget(limits: &Limits, empties: usize) -> Budget {
     };
     let mut hard: Option<u64> = None;
     let mut soft: Option<u64> = None;
+    let mut save_time = false;
     if let Some(t) = turn {
         let reserve = turn_reserve(t);
         let h = if t > 2 * reserve { t - reserve } else { t / 2 };
@@ -66,12 +71,16 @@ pub fn budget(limits: &Limits, empties: usize) -> Budget {
                 move_now: true,
                 soft: Some(Duration::ZERO),
                 hard: Some(Duration::ZERO),
+                save_time: true,
             };
         }
         // Moves still to play by this side, roughly; the clock should last the game.
         let to_go = (empties as u64 / 4).clamp(10, 30);
         let h = usable / 4;
         let s = usable / to_go;
+        // Saving matters only while the clock's share of a move is below the turn limit: a
+        // clock that outlasts every turn's limit gains nothing from a quick move.
+        save_time = hard.is_none_or(|x| s < x);
         hard = Some(hard.map_or(h, |x| x.min(h)));
         soft = Some(soft.map_or(s, |x| x.min(s)).min(hard.unwrap_or(h)));
     }
@@ -79,6 +88,7 @@ pub fn budget(limits: &Limits, empties: usize) -> Budget {
         move_now: false,
         soft: soft.map(Duration::from_millis),
         hard: hard.map(Duration::from_millis),
+        save_time,
     }
 }
 
@@ -133,6 +143,18 @@ mod tests {
         let b = budget(&lim(Some(200), None, None), 200);
         assert!(b.hard.unwrap().as_millis() < 200);
         assert!(b.hard.unwrap().as_millis() >= 100);
+    }
+
+    #[test]
+    fn time_is_saved_only_for_a_match_clock() {
+        // A turn limit alone: what a move leaves unused is lost.
+        assert!(!budget(&lim(Some(1000), Some(0), Some(2147483647)), 200).save_time);
+        assert!(!budget(&lim(Some(1000), None, None), 200).save_time);
+        // A running match clock that binds: it goes to later moves.
+        assert!(budget(&lim(Some(5000), Some(180000), Some(60000)), 200).save_time);
+        assert!(budget(&lim(None, None, Some(60000)), 200).save_time);
+        // A clock that outlasts every turn's limit does not.
+        assert!(!budget(&lim(Some(1000), Some(100_000_000), Some(100_000_000)), 200).save_time);
     }
 
     #[test]
