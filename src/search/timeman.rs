@@ -19,8 +19,9 @@ pub struct Budget {
     pub soft: Option<Duration>,
     /// Abort the search at this.
     pub hard: Option<Duration>,
-    /// A match clock is running: time a move saves is time for later moves, so the search may
-    /// stop early once its best move is settled. Without one the turn's time is used or lost.
+    /// A match clock binds (its share of a move is below the turn limit): time a move saves
+    /// goes to later moves, so the search may stop once its best move is settled. Otherwise the
+    /// turn's time is used or lost.
     pub save_time: bool,
 }
 
