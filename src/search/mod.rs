@@ -452,14 +452,12 @@ impl Engine {
             (d as i32).clamp(1, MAX_PLY as i32 - 20)
         });
         let soft = budget.soft;
-        let search_end = sh.deadline.map(|d| d.saturating_duration_since(start));
-        // Without a match clock, time left unused is lost: iterate until the deadline (an
-        // unfinished iteration still replaces the move when another one beats it).
-        let search_soft = if budget.save_time {
-            timeman::search_soft(soft, search_end, start.elapsed())
-        } else {
-            search_end.or(soft)
-        };
+        let search_soft = timeman::search_soft(
+            soft,
+            sh.deadline.map(|d| d.saturating_duration_since(start)),
+            start.elapsed(),
+            budget.save_time,
+        );
         let (first, rest) = self.solvers.split_at_mut(1);
         let result = std::thread::scope(|scope| {
             for (i, solver) in rest.iter_mut().take(threads - 1).enumerate() {

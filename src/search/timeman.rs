@@ -100,12 +100,16 @@ const SEARCH_SOFT_SHARE: u32 = 9;
 /// The soft limit of the search proper, which starts `now` after the root threat checks:
 /// those can take half the time when the opponent threatens, and the search then still
 /// gets its share of what is left before its `deadline` (both measured from the move's start).
+/// When time is not saved (`Budget::save_time`), unused time is lost: iterations may start
+/// until the deadline (an unfinished one still replaces the move when another beats it).
 pub fn search_soft(
     soft: Option<Duration>,
     deadline: Option<Duration>,
     now: Duration,
+    save_time: bool,
 ) -> Option<Duration> {
     match (soft, deadline) {
+        (Some(_), Some(d)) if !save_time => Some(d),
         (Some(s), Some(d)) => {
             let left = d.saturating_sub(now);
             Some(s.max(now + left * SEARCH_SOFT_SHARE / 16).min(d))
@@ -192,20 +196,29 @@ mod tests {
         let ms = Duration::from_millis;
         // Quick root checks: the soft limit stands.
         assert_eq!(
-            search_soft(Some(ms(500)), Some(ms(750)), ms(20)),
+            search_soft(Some(ms(500)), Some(ms(750)), ms(20), true),
             Some(ms(500))
         );
         // Checks that took 450 of 750 ms: the search may still start iterations for 9/16 of
         // the 300 ms left, past the original soft limit but never past its deadline.
-        let s = search_soft(Some(ms(500)), Some(ms(750)), ms(450)).unwrap();
+        let s = search_soft(Some(ms(500)), Some(ms(750)), ms(450), true).unwrap();
         assert!(s > ms(600) && s < ms(750), "{s:?}");
         assert_eq!(
-            search_soft(Some(ms(500)), Some(ms(750)), ms(800)),
+            search_soft(Some(ms(500)), Some(ms(750)), ms(800), true),
             Some(ms(750))
         );
+        // Without time to save, iterations may start until the deadline.
+        assert_eq!(
+            search_soft(Some(ms(500)), Some(ms(750)), ms(20), false),
+            Some(ms(750))
+        );
+        assert_eq!(search_soft(None, None, ms(20), false), None);
         // Untimed searches stay untimed.
-        assert_eq!(search_soft(None, Some(ms(750)), ms(450)), None);
-        assert_eq!(search_soft(Some(ms(500)), None, ms(450)), Some(ms(500)));
+        assert_eq!(search_soft(None, Some(ms(750)), ms(450), true), None);
+        assert_eq!(
+            search_soft(Some(ms(500)), None, ms(450), true),
+            Some(ms(500))
+        );
         // The final check: past the soft limit, short of the hard one.
         let b = budget(&lim(Some(1000), Some(0), Some(2147483647)), 200);
         let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
