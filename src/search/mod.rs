@@ -409,10 +409,11 @@ impl Engine {
         let mut guard = Guard::new(None, stop);
         let mut threatened = false;
         if moves.len() > 1 && use_threats && opp_fives == 0 {
-            // Finding the threat may use a quarter of the time, refuting it up to a third; the
-            // search needs the rest (shorter and longer shares both lost in play).
-            let find = budget.hard.map(|h| start + h / 4);
-            let deadline = budget.hard.map(|h| start + h / 2);
+            // Finding the threat may use an eighth of the time, refuting it up to a quarter; the
+            // search needs the rest. Refuting rarely removes more than a few root moves, and
+            // these shares beat a quarter and a half in play.
+            let find = budget.hard.map(|h| start + h / 8);
+            let deadline = budget.hard.map(|h| start + h / 4);
             threatened = refute_opponent_threats(
                 &mut pos,
                 &mut self.solvers[0],
