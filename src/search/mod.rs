@@ -411,7 +411,8 @@ impl Engine {
         if moves.len() > 1 && use_threats && opp_fives == 0 {
             // Finding the threat may use an eighth of the time, refuting it up to a quarter; the
             // search needs the rest. Refuting rarely removes more than a few root moves; these
-            // shares scored no lower in play than a quarter and a half, half of them lower.
+            // shares scored no lower in play than a quarter and a half, and halving them again
+            // scored lower.
             let find = budget.hard.map(|h| start + h / 8);
             let deadline = budget.hard.map(|h| start + h / 4);
             threatened = refute_opponent_threats(
