@@ -15,12 +15,8 @@ pub const MAX_PLY: usize = 128;
 pub const INF: i32 = 32000;
 /// Node budget of the VCF quiescence at a leaf.
 const LEAF_VCF_NODES: u64 = 64;
-/// Fours deep of the quiescence search, and fours tried per node.
-const QS_MAX_FOURS: i32 = 8;
-const QS_MAX_MOVES: usize = 8;
-/// Plies past the horizon where open threes are tried, and where an opponent's open three is
-/// answered by search rather than by the evaluation.
-const QS_THREE_PLIES: i32 = 0;
+/// Plies past the horizon where an opponent's open three is answered by search rather than
+/// by the evaluation.
 const QS_MAX_DEFENCE: i32 = 4;
 /// Answers to an open three tried per quiescence node.
 const QS_MAX_DEFENCES: usize = 4;
@@ -457,7 +453,9 @@ impl<'s> Worker<'s> {
             moves.swap(i, j);
             let m = moves[i].pos;
             let my_shape = self.pos.shape(m, me);
-            let tactical = my_shape >= Shape::ThreeThree
+            // Our open threes and fours and the blocks of the opponent's winning shapes are
+            // neither reduced nor pruned: the threat sequences the search must see run on them.
+            let tactical = my_shape >= Shape::Three
                 || self.pos.shape(m, opp) >= Shape::FourThree
                 || Some(m) == tt_move;
             // (Extending the answers to an open three lost 5-10-1 in self-play at 0.2 s.)
@@ -546,13 +544,13 @@ impl<'s> Worker<'s> {
     }
 
     /// Leaf (quiescence): a short VCF search by the threat solver when the side to move has a
-    /// four to start one, then our own four-only search: stand pat on the evaluation, try the
-    /// fours (the opponent's block is forced and costs nothing), `-depth` fours deep at most.
+    /// four to start one; then an opponent's open three is answered by search (its best few
+    /// defences, a few plies deep) and anything else stands pat on the evaluation. Our fours
+    /// are not searched here: the solver has tried them, and searching them for score (up to
+    /// eight deep) took most of the nodes and hid the deep wins the main search should see.
     fn leaf(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         let me = self.pos.side_to_move();
         let has_fours = self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
-        // The solver proved our fours win nothing: they are not searched again below.
-        let mut no_vcf = false;
         if sh.leaf_vcf && has_fours && depth == 0 {
             let lim = ThreatLimits {
                 max_nodes: LEAF_VCF_NODES,
@@ -567,56 +565,23 @@ impl<'s> Worker<'s> {
                 self.solver
                     .vcf_with_fours(self.pos.board_mut(), iter_bits(&fours), &lim)
             };
-            match proof {
-                Proof::Win(line) => return MATE - ply as i32 - line.len().max(1) as i32,
-                Proof::NoWin => no_vcf = true,
-                Proof::Unknown => {}
+            if let Proof::Win(line) = proof {
+                return MATE - ply as i32 - line.len().max(1) as i32;
             }
         }
-        let qdepth = -depth;
         let opp = me.opposite();
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        moves.clear();
-        let mut best;
-        if self.pos.count(opp, Shape::Flex4) > 0 && qdepth < QS_MAX_DEFENCE {
-            // The opponent's open three must be answered: no standing pat.
-            let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
-            if kind == Kind::Lost {
-                self.moves[ply] = moves;
-                return -(MATE - ply as i32 - 4);
-            }
-            best = -INF;
-            moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
-            moves.truncate(QS_MAX_DEFENCES);
-        } else {
-            let stand = self.pos.evaluate();
-            let threes = qdepth < QS_THREE_PLIES && self.pos.count(me, Shape::Three) > 0;
-            if stand >= beta || (!has_fours && !threes) || no_vcf || qdepth >= QS_MAX_FOURS {
-                self.moves[ply] = moves;
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            best = stand;
-            let fours = *self.pos.fours(me);
-            for_each_bit(&fours, |p| moves.push(ScoredMove { pos: p, score: 0 }));
-            if threes {
-                // Also our best few open threes: the opponent must answer them in turn.
-                let cand = *self.pos.candidates();
-                for_each_bit(&cand, |p| {
-                    if self.pos.shape(p, me) == Shape::Three {
-                        moves.push(ScoredMove { pos: p, score: 0 });
-                    }
-                });
-            }
-            for m in moves.iter_mut() {
-                m.score = super::movepick::order_score(&self.pos, m.pos, me);
-                if self.pos.shape(m.pos, me).is_four() {
-                    m.score += 1 << 20;
-                }
-            }
-            moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
-            moves.truncate(QS_MAX_MOVES);
+        if self.pos.count(opp, Shape::Flex4) == 0 || -depth >= QS_MAX_DEFENCE {
+            return self.pos.evaluate();
         }
+        // The opponent's open three must be answered: no standing pat.
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        if generate(&mut self.pos, &mut moves, &mut self.marks) == Kind::Lost {
+            self.moves[ply] = moves;
+            return -(MATE - ply as i32 - 4);
+        }
+        moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+        moves.truncate(QS_MAX_DEFENCES);
+        let mut best = -INF;
         for &ScoredMove { pos: m, .. } in moves.iter() {
             if !self.pos.is_legal(m, me) {
                 continue;
