@@ -1,0 +1,68 @@
+"""Talking to a Piskvork brain over its pipes, as a manager does, and the pos notation of the
+position lists: shared by the scripts that send positions to brains (agree, forced-wins).
+"""
+import re
+import subprocess
+import sys
+import time
+
+POS = re.compile(r"([a-z])(\d+)")
+MOVE = re.compile(r"(\d+),(\d+)")
+
+
+def squares(text):
+    """Pos-notation squares as (x, y), 0-based, row 1 at the top."""
+    return [(ord(m.group(1)) - 97, int(m.group(2)) - 1) for m in POS.finditer(text)]
+
+
+def square(x, y):
+    """The pos-notation name of a 0-based square."""
+    return chr(97 + x) + str(y + 1)
+
+
+class Brain:
+    def __init__(self, cmd):
+        self.p = subprocess.Popen(
+            [cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def read(self):
+        line = self.p.stdout.readline()
+        if not line:
+            sys.exit("engine exited")
+        return line.strip()
+
+    def think(self, size, infos, moves):
+        """The brain's move, its last MESSAGE line (None if it sent none) and the seconds it
+        took, on a new game holding `moves`. Some brains keep stones across BOARD commands:
+        every position starts a new game (START), then gets the INFO lines `infos`."""
+        self.send(f"START {size}")
+        while self.read() != "OK":
+            pass
+        for info in infos:
+            self.send("INFO " + info)
+        self.send("BOARD")
+        for k, (x, y) in enumerate(moves):
+            # Field 1: the side to move's stones; the last stone is the opponent's.
+            self.send(f"{x},{y},{1 if k % 2 == len(moves) % 2 else 2}")
+        start = time.time()
+        self.send("DONE")
+        message = None
+        while True:
+            line = self.read()
+            if line.startswith("MESSAGE"):
+                message = line
+            m = MOVE.fullmatch(line)
+            if m:
+                return (int(m.group(1)), int(m.group(2))), message, time.time() - start
+
+    def close(self):
+        try:
+            self.send("END")
+            self.p.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.p.kill()
