@@ -419,6 +419,44 @@ fn a_crash_loses_and_the_engine_is_restarted_for_the_next_game() {
 }
 
 #[test]
+fn an_engine_that_refuses_a_second_start_is_started_afresh() {
+    let dir = scratch("onegame");
+    let (o, g) = (fake("onegame"), fake("good"));
+    let r = arena(
+        &[
+            "-each",
+            "tc=0/0.2",
+            "tolerance=3",
+            "-engine",
+            &o,
+            "name=once",
+            "-engine",
+            &g,
+            "name=good",
+            "-games",
+            "3",
+            "-log",
+            "io.log",
+        ],
+        &dir,
+    );
+    let games = r.games();
+    assert_eq!(games.len(), 3, "{}", r.out);
+    assert!(!r.out.contains("by a fault"), "{}", r.out);
+    let log = std::fs::read_to_string(dir.join("io.log")).unwrap();
+    let starts = |name: &str| {
+        log.lines()
+            .filter(|l| l.contains(&format!(" {name} * started pid")))
+            .count()
+    };
+    // A new process for every game of the refusing engine; the good one keeps its own.
+    assert_eq!(starts("once"), 3, "{log}");
+    assert_eq!(starts("good"), 1, "{log}");
+    assert!(log.contains("ERROR Unknown command: 15"), "{log}");
+    assert_no_engine_left(&dir);
+}
+
+#[test]
 fn occupied_and_off_board_squares_lose() {
     let (g, dir) = one_game("occupied", &[], "occupied");
     assert!(

@@ -269,57 +269,49 @@ pub fn play_game(setup: &GameSetup, seats: [Seat; 2], stop: &AtomicBool) -> Opti
 }
 
 /// Makes sure the process runs (restarting a dead one), sends START and the INFO settings.
+/// An engine kept from the last game that refuses START (or fails to answer it) is started
+/// afresh and asked once more: some engines drop a command that arrives while they finish
+/// their last search (Rapfi then reads `START 15` as the command `15`), and a new process has
+/// no such state.
 fn start(side: &mut Side, setup: &GameSetup, stop: &AtomicBool) -> Result<(), Fault> {
     let spec = side.seat.spec;
+    let mut reused = false;
     if let Some(p) = side.seat.process.as_mut() {
         p.drain();
         if matches!(p.recv(Some(Instant::now()), stop), Err(WaitError::Closed)) {
             // Died since its last game: start a fresh one.
             *side.seat.process = None;
+        } else {
+            reused = true;
         }
     }
-    if side.seat.process.is_none() {
-        let p = EngineProcess::spawn(
-            &spec.launch,
-            &spec.name,
-            side.seat.tag,
-            side.seat.log.clone(),
-        )
-        .map_err(|e| Fault::Lose(format!("could not start: {e:#}"), false))?;
-        *side.seat.process = Some(p);
-    }
-    let p = side.seat.process.as_mut().expect("just started");
     let cmd = if setup.width == setup.height {
         format!("START {}", setup.width)
     } else {
         format!("RECTSTART {},{}", setup.width, setup.height)
     };
-    p.send(&cmd).map_err(|_| crashed(p, "before START"))?;
-    let deadline = Instant::now() + spec.start_timeout;
     loop {
-        match p.recv(Some(deadline), stop) {
-            Ok(line) => {
-                let t = line.text.trim();
-                if t.eq_ignore_ascii_case("OK") {
-                    break;
-                }
-                if let Reply::Refusal(r) = classify_reply(t) {
-                    return Err(Fault::Lose(format!("refused {cmd}: '{r}'"), false));
-                }
+        if side.seat.process.is_none() {
+            let p = EngineProcess::spawn(
+                &spec.launch,
+                &spec.name,
+                side.seat.tag,
+                side.seat.log.clone(),
+            )
+            .map_err(|e| Fault::Lose(format!("could not start: {e:#}"), false))?;
+            *side.seat.process = Some(p);
+        }
+        let p = side.seat.process.as_mut().expect("just started");
+        match send_start(p, &cmd, spec.start_timeout, stop) {
+            Err(Fault::Lose(_, _)) if reused => {
+                reused = false;
+                // Dropping the process ends it (END, then its process group is killed).
+                *side.seat.process = None;
             }
-            Err(WaitError::Stopped) => return Err(Fault::Stopped),
-            Err(WaitError::Closed) => return Err(crashed(p, "before answering START")),
-            Err(WaitError::Timeout) => {
-                return Err(Fault::Lose(
-                    format!(
-                        "no OK to {cmd} within {} ms",
-                        spec.start_timeout.as_millis()
-                    ),
-                    false,
-                ))
-            }
+            r => break r?,
         }
     }
+    let p = side.seat.process.as_mut().expect("started");
     let tc = spec.tc;
     let mut info = Vec::new();
     if tc.turn_ms > 0 {
@@ -346,6 +338,38 @@ fn start(side: &mut Side, setup: &GameSetup, stop: &AtomicBool) -> Result<(), Fa
             .map_err(|_| crashed(p, "during the INFO settings"))?;
     }
     Ok(())
+}
+
+/// Sends START (or RECTSTART) and waits for the engine's OK.
+fn send_start(
+    p: &mut EngineProcess,
+    cmd: &str,
+    timeout: Duration,
+    stop: &AtomicBool,
+) -> Result<(), Fault> {
+    p.send(cmd).map_err(|_| crashed(p, "before START"))?;
+    let deadline = Instant::now() + timeout;
+    loop {
+        match p.recv(Some(deadline), stop) {
+            Ok(line) => {
+                let t = line.text.trim();
+                if t.eq_ignore_ascii_case("OK") {
+                    return Ok(());
+                }
+                if let Reply::Refusal(r) = classify_reply(t) {
+                    return Err(Fault::Lose(format!("refused {cmd}: '{r}'"), false));
+                }
+            }
+            Err(WaitError::Stopped) => return Err(Fault::Stopped),
+            Err(WaitError::Closed) => return Err(crashed(p, "before answering START")),
+            Err(WaitError::Timeout) => {
+                return Err(Fault::Lose(
+                    format!("no OK to {cmd} within {} ms", timeout.as_millis()),
+                    false,
+                ))
+            }
+        }
+    }
 }
 
 fn crashed(p: &mut EngineProcess, when: &str) -> Fault {
