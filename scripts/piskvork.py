@@ -22,9 +22,32 @@ def square(x, y):
 
 class Brain:
     def __init__(self, cmd):
-        self.p = subprocess.Popen(
-            [cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.cmd = cmd
+        self.p = self.spawn()
+
+    def spawn(self):
+        return subprocess.Popen(
+            [self.cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def start(self, size):
+        """START on the running brain; a brain that refuses it (ERROR or UNKNOWN) is started
+        afresh and asked once more. (Rapfi drops a command that comes while it is still
+        finishing its last search, so the START right after its move can read as `ERROR
+        Unknown command: 15`.)"""
+        for attempt in range(2):
+            self.send(f"START {size}")
+            while True:
+                line = self.read()
+                if line == "OK":
+                    return
+                if line.startswith("ERROR") or line.startswith("UNKNOWN"):
+                    break
+            if attempt == 0:
+                self.p.kill()
+                self.p.wait()
+                self.p = self.spawn()
+        sys.exit(f"{self.cmd} refused START {size}: {line}")
 
     def send(self, line):
         self.p.stdin.write(line + "\n")
@@ -39,10 +62,9 @@ class Brain:
     def think(self, size, infos, moves):
         """The brain's move, its last MESSAGE line (None if it sent none) and the seconds it
         took, on a new game holding `moves`. Some brains keep stones across BOARD commands:
-        every position starts a new game (START), then gets the INFO lines `infos`."""
-        self.send(f"START {size}")
-        while self.read() != "OK":
-            pass
+        every position starts a new game (START), then gets the INFO lines `infos`. All its
+        MESSAGE lines stay in `messages` until the next call."""
+        self.start(size)
         for info in infos:
             self.send("INFO " + info)
         self.send("BOARD")
@@ -52,10 +74,12 @@ class Brain:
         start = time.time()
         self.send("DONE")
         message = None
+        self.messages = []
         while True:
             line = self.read()
             if line.startswith("MESSAGE"):
                 message = line
+                self.messages.append(line)
             m = MOVE.fullmatch(line)
             if m:
                 return (int(m.group(1)), int(m.group(2))), message, time.time() - start
