@@ -383,9 +383,12 @@ impl Engine {
             };
             let mut proof = self.solvers[0].vcf(pos.board_mut(), &lim);
             if !matches!(proof, Proof::Win(_)) {
+                // A sixteenth, so that the search for the opponent's threat below (which must
+                // end an eighth into the move) still has time: with a sixth, a VCT that ran to
+                // its limit left that search none.
                 let lim = ThreatLimits {
                     max_nodes: ROOT_VCT_NODES,
-                    deadline: time_cap(6),
+                    deadline: time_cap(16),
                 };
                 proof = self.solvers[0].vct(pos.board_mut(), &lim, stop);
             }
