@@ -938,6 +938,16 @@ fn refute_opponent_threats(
         }
     }
     let total = moves.len();
+    // Written out now, before the losers may become the root list below (debug log only).
+    let lost = if log::log_enabled!(log::Level::Debug) {
+        let l: Vec<String> = losers
+            .iter()
+            .map(|(m, n, _)| format!("{}:{n}", m.pos))
+            .collect();
+        l.join(" ")
+    } else {
+        String::new()
+    };
     if !survivors.is_empty() || !unchecked.is_empty() {
         // Proven-safe moves first, then the unproven, then the unchecked, each in order.
         survivors.sort_by_key(|&(_, safe)| !safe);
@@ -962,6 +972,10 @@ fn refute_opponent_threats(
         rechecked,
         moves.len()
     );
+    if log::log_enabled!(log::Level::Debug) {
+        let kept: Vec<String> = moves.iter().map(|m| m.pos.to_string()).collect();
+        log::debug!("refutation kept [{}], lost [{lost}]", kept.join(" "));
+    }
     true
 }
 
