@@ -21,14 +21,17 @@ def square(x, y):
 
 
 class Brain:
-    def __init__(self, cmd):
+    def __init__(self, cmd, stderr=None, env=None):
+        """`stderr`: an open file for the brain's diagnostics (default: discarded); `env`: its
+        environment (default: ours)."""
         self.cmd = cmd
+        self.stderr, self.env = stderr, env
         self.p = self.spawn()
 
     def spawn(self):
         return subprocess.Popen(
             [self.cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            stderr=self.stderr or subprocess.DEVNULL, env=self.env, text=True, bufsize=1)
 
     def start(self, size):
         """START on the running brain; a brain that refuses it (ERROR or UNKNOWN) is started

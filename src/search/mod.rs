@@ -217,7 +217,7 @@ impl<'a> Guard<'a> {
         let lost = self.loses(pos, solver, m, budget, Some(end));
         self.spent += now.elapsed();
         log::debug!(
-            "guard: {m} {:?} in {:?} (spent {:?})",
+            "guard: {m} budget {budget} {:?} in {:?} (spent {:?})",
             self.get(m),
             now.elapsed(),
             self.spent
@@ -570,7 +570,11 @@ fn safe_move(
         }
         let t = Instant::now();
         let lost = guard.loses(pos, solver, m, budget, Some(deadline));
-        log::debug!("safety: {m} {:?} in {:?}", guard.get(m), t.elapsed());
+        log::debug!(
+            "safety: {m} budget {budget} {:?} in {:?}",
+            guard.get(m),
+            t.elapsed()
+        );
         if lost {
             i += 1;
         }
@@ -770,7 +774,10 @@ fn refute_opponent_threats(
     b.set_side_to_move(me);
     let line = match threat {
         Proof::Win(l) => l,
-        _ => return false,
+        _ => {
+            log::debug!("no opponent threat: {threat:?} in {found_nodes} nodes");
+            return false;
+        }
     };
     let budget = (found_nodes * REFUTE_FACTOR).clamp(REFUTE_NODES, REFUTE_MAX_NODES);
     guard.base = guard.base.max(budget);
