@@ -3,6 +3,7 @@
 A record is the Piskvork header (`Piskvorky WxH, ...`), the moves as `x,y,ms` (1-based, the
 opening's stones with 0 ms), then the black and the white engine's names and the result line.
 """
+import os
 import re
 
 HEADER = re.compile(r"Piskvorky (\d+)x(\d+)")
@@ -24,6 +25,11 @@ class Record:
     def loser(self):
         """The losing engine's name, or None for a draw."""
         return {"1-0": self.white, "0-1": self.black}.get(self.result)
+
+
+def names(folder):
+    """The record files of a folder (`*.psq`), sorted by name (gorin-arena numbers them in order)."""
+    return sorted(name for name in os.listdir(folder) if name.endswith(".psq"))
 
 
 def read(path):
