@@ -743,8 +743,8 @@ fn threat_after(
 /// When the opponent, given the move, would have a VCF (or else a VCT), keeps only the root
 /// moves after which it has none. The candidate defences (`defence_set`, then the moves that
 /// threaten a VCF, `vcf_threats`) are checked first, in that order; the other moves only when
-/// no candidate survives. A move survives unless the check proves the opponent's win; when none
-/// survives, the moves that lose slowest stay.
+/// no candidate survives every pass. A move survives unless a check proves the opponent's win;
+/// when none survives, the moves that lose slowest stay.
 fn refute_opponent_threats(
     pos: &mut Position,
     solver: &mut Solver,
@@ -828,119 +828,121 @@ fn refute_opponent_threats(
             || deadline.is_some_and(|d| Instant::now() >= d)
             || spent >= REFUTE_TOTAL_NODES
     };
-    // First pass: every candidate with a small budget (a move that ignores the threat leaves
-    // it about as easy to find as before), the other moves only when no candidate survives.
-    for (i, m) in cands.into_iter().chain(others).enumerate() {
-        if i == n_cands && (!survivors.is_empty() || !unchecked.is_empty()) {
-            break;
-        }
-        if out_of_budget(spent) {
-            if i < n_cands {
-                unchecked.push(m);
-                continue;
-            }
-            break;
-        }
-        let vct = (!by_fours).then_some(&vct_lim);
-        let (answer, nodes) = threat_after(pos, solver, m.pos, Some(&vcf_lim), vct, stop);
-        spent += nodes;
-        checked += 1;
-        match answer {
-            Proof::Win(l) => {
-                guard.record(m.pos, Check::Loses(l.len()));
-                losers.push((m, l.len(), nodes))
-            }
-            Proof::NoWin if !by_fours => {
-                guard.record(m.pos, Check::Holds(u64::MAX));
-                survivors.push((m, true))
-            }
-            Proof::NoWin => survivors.push((m, true)),
-            Proof::Unknown => {
-                if !by_fours {
-                    guard.record(m.pos, Check::Holds(nodes.max(1)));
-                }
-                survivors.push((m, false))
-            }
-        }
-    }
-    // Second pass, with the time left: the unproven survivors with a larger budget.
     let wide = ThreatLimits {
         max_nodes: (budget * REFUTE_WIDEN).min(REFUTE_MAX_NODES),
         deadline,
     };
     let mut rechecked = 0usize;
-    if wide.max_nodes > budget {
-        let mut kept = Vec::with_capacity(survivors.len());
-        for (m, safe) in std::mem::take(&mut survivors) {
-            if safe || out_of_budget(spent) {
-                kept.push((m, safe));
+    // The candidates go through every pass below before the other moves are checked, and
+    // those only when no candidate is left: a candidate that passes the cheap first check
+    // may be proven lost by a later one while a move outside the set holds.
+    for group in [cands, others] {
+        if !survivors.is_empty() || !unchecked.is_empty() {
+            break;
+        }
+        // First pass: every move with a small budget (a move that ignores the threat leaves
+        // it about as easy to find as before).
+        for m in group {
+            if out_of_budget(spent) {
+                unchecked.push(m);
                 continue;
             }
-            let (vcf, vct) = if by_fours {
-                (Some(&wide), None)
-            } else {
-                (None, Some(&wide))
-            };
-            let (answer, nodes) = threat_after(pos, solver, m.pos, vcf, vct, stop);
+            let vct = (!by_fours).then_some(&vct_lim);
+            let (answer, nodes) = threat_after(pos, solver, m.pos, Some(&vcf_lim), vct, stop);
             spent += nodes;
-            rechecked += 1;
+            checked += 1;
             match answer {
                 Proof::Win(l) => {
                     guard.record(m.pos, Check::Loses(l.len()));
                     losers.push((m, l.len(), nodes))
                 }
-                Proof::NoWin => kept.push((m, true)),
-                Proof::Unknown => kept.push((m, false)),
+                Proof::NoWin if !by_fours => {
+                    guard.record(m.pos, Check::Holds(u64::MAX));
+                    survivors.push((m, true))
+                }
+                Proof::NoWin => survivors.push((m, true)),
+                Proof::Unknown => {
+                    if !by_fours {
+                        guard.record(m.pos, Check::Holds(nodes.max(1)));
+                    }
+                    survivors.push((m, false))
+                }
             }
         }
-        survivors = kept;
-    }
-    // Timed searches go on widening, while time allows: each unproven survivor is checked for
-    // a VCT (a defence often leaves a deeper one) with four times the last budget. The guard
-    // carries on from these budgets with the moves the search prefers.
-    if let Some(d) = deadline {
-        let mut wide = wide.max_nodes.max(budget);
-        let mut k = 0;
-        while k < survivors.len() {
-            if k == 0 {
-                if wide >= guard.cap {
+        // Second pass, with the time left: the unproven survivors with a larger budget.
+        if wide.max_nodes > budget {
+            let mut kept = Vec::with_capacity(survivors.len());
+            for (m, safe) in std::mem::take(&mut survivors) {
+                if safe || out_of_budget(spent) {
+                    kept.push((m, safe));
+                    continue;
+                }
+                let (vcf, vct) = if by_fours {
+                    (Some(&wide), None)
+                } else {
+                    (None, Some(&wide))
+                };
+                let (answer, nodes) = threat_after(pos, solver, m.pos, vcf, vct, stop);
+                spent += nodes;
+                rechecked += 1;
+                match answer {
+                    Proof::Win(l) => {
+                        guard.record(m.pos, Check::Loses(l.len()));
+                        losers.push((m, l.len(), nodes))
+                    }
+                    Proof::NoWin => kept.push((m, true)),
+                    Proof::Unknown => kept.push((m, false)),
+                }
+            }
+            survivors = kept;
+        }
+        // Timed searches go on widening, while time allows: each unproven survivor is checked for
+        // a VCT (a defence often leaves a deeper one) with four times the last budget. The guard
+        // carries on from these budgets with the moves the search prefers.
+        if let Some(d) = deadline {
+            let mut wide = wide.max_nodes.max(budget);
+            let mut k = 0;
+            while k < survivors.len() {
+                if k == 0 {
+                    if wide >= guard.cap {
+                        break;
+                    }
+                    wide = (wide * 4).min(guard.cap);
+                }
+                let (m, safe) = survivors[k];
+                if stop.load(Ordering::Relaxed) || Instant::now() >= d {
                     break;
                 }
-                wide = (wide * 4).min(guard.cap);
-            }
-            let (m, safe) = survivors[k];
-            if stop.load(Ordering::Relaxed) || Instant::now() >= d {
-                break;
-            }
-            // (Against a VCF threat `safe` means no VCF left: a VCT may still be.)
-            let proven = guard.get(m.pos) == Some(Check::Holds(u64::MAX));
-            if (!safe || (by_fours && !proven)) && !guard.known_loser(m.pos) {
-                let lim = ThreatLimits {
-                    max_nodes: wide,
-                    deadline,
-                };
-                if !guard.loses(pos, solver, m.pos, lim.max_nodes, lim.deadline) {
-                    if guard.get(m.pos) == Some(Check::Holds(u64::MAX)) {
-                        survivors[k].1 = true;
-                    }
-                    k += 1;
-                } else {
-                    let len = match guard.get(m.pos) {
-                        Some(Check::Loses(n)) => n,
-                        _ => 0,
+                // (Against a VCF threat `safe` means no VCF left: a VCT may still be.)
+                let proven = guard.get(m.pos) == Some(Check::Holds(u64::MAX));
+                if (!safe || (by_fours && !proven)) && !guard.known_loser(m.pos) {
+                    let lim = ThreatLimits {
+                        max_nodes: wide,
+                        deadline,
                     };
-                    losers.push((m, len, wide));
-                    survivors.remove(k);
+                    if !guard.loses(pos, solver, m.pos, lim.max_nodes, lim.deadline) {
+                        if guard.get(m.pos) == Some(Check::Holds(u64::MAX)) {
+                            survivors[k].1 = true;
+                        }
+                        k += 1;
+                    } else {
+                        let len = match guard.get(m.pos) {
+                            Some(Check::Loses(n)) => n,
+                            _ => 0,
+                        };
+                        losers.push((m, len, wide));
+                        survivors.remove(k);
+                    }
+                    rechecked += 1;
+                } else {
+                    k += 1;
                 }
-                rechecked += 1;
-            } else {
-                k += 1;
-            }
-            let open = |&(m, safe): &(ScoredMove, bool)| {
-                (!safe || by_fours) && guard.get(m.pos) != Some(Check::Holds(u64::MAX))
-            };
-            if k >= survivors.len() && survivors.iter().any(open) {
-                k = 0;
+                let open = |&(m, safe): &(ScoredMove, bool)| {
+                    (!safe || by_fours) && guard.get(m.pos) != Some(Check::Holds(u64::MAX))
+                };
+                if k >= survivors.len() && survivors.iter().any(open) {
+                    k = 0;
+                }
             }
         }
     }

@@ -811,3 +811,46 @@ fn vcf_with_known_fours_matches_the_scanning_vcf() {
         "{compared} positions, {wins} wins"
     );
 }
+
+/// From games lost to PentaZen, white to move: black has a VCT. Every square of the defence
+/// set passes the first, cheap check or fails it, and the later passes prove the rest lost;
+/// g8, outside the set, holds (Rapfi scores it about even). The refutation used to stop at
+/// the set and keep its slowest losers, e9 and g10, and e9 was played in ten games.
+const OPENING_F9: &str = "f9g13e11h9g9d10g15f10e10";
+
+#[test]
+fn refutation_checks_the_other_moves_when_every_candidate_is_lost() {
+    let b = from_pos(Rule::Freestyle, OPENING_F9);
+    let (e9, g8) = (Pos::new(4, 8), Pos::new(6, 7));
+    let mut pos = Position::new(&b);
+    assert_eq!(pos.side_to_move(), Color::White);
+    let never = AtomicBool::new(false);
+    let mut solver = Solver::new();
+    let mut black = b.clone();
+    black.set_side_to_move(Color::Black);
+    let Proof::Win(line) = solver.vct(&mut black, &ThreatLimits::nodes(200_000), &never) else {
+        panic!("black has a VCT");
+    };
+    let set = defence_set(&mut pos, &line);
+    assert!(set.contains(&e9) && !set.contains(&g8), "{set:?}");
+    let mut moves = Vec::new();
+    generate(&mut pos, &mut moves, &mut Marks::default());
+    let mut kept = moves.clone();
+    let mut g = Guard::new(None, &never);
+    assert!(refute_opponent_threats(
+        &mut pos,
+        &mut solver,
+        &mut g,
+        &mut kept,
+        (None, None),
+        &never
+    ));
+    assert!(g.known_loser(e9), "e9 is proven lost");
+    assert!(!kept.iter().any(|m| m.pos == e9), "{kept:?}");
+    assert!(kept.iter().any(|m| m.pos == g8), "{kept:?}");
+    assert!(
+        kept.iter().all(|m| !set.contains(&m.pos)),
+        "no candidate holds"
+    );
+    assert_eq!(pos.board().hash(), b.hash(), "the board is restored");
+}
