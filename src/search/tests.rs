@@ -678,6 +678,27 @@ const GAME18: &str = "e10i7l4f10f11g12e9e8e12g10f9g9e11e13g11d11h8h11i10f7g6j12i
 /// move must be among the candidates, or the root keeps only the defences.
 const GAME43: &str = "f9g13e11h9g9d10g15f10e10d11f8d9d8";
 
+/// The root refutation without time limits and with a fresh guard: the moves it keeps (it must
+/// find the opponent's threat) and the guard with its verdicts.
+fn refute_untimed<'a>(
+    pos: &mut Position,
+    solver: &mut Solver,
+    moves: &[ScoredMove],
+    never: &'a AtomicBool,
+) -> (Vec<ScoredMove>, Guard<'a>) {
+    let mut kept = moves.to_vec();
+    let mut g = Guard::new(None, never);
+    assert!(refute_opponent_threats(
+        pos,
+        solver,
+        &mut g,
+        &mut kept,
+        (None, None),
+        never
+    ));
+    (kept, g)
+}
+
 #[test]
 fn refutation_keeps_a_counter_attack_that_threatens_a_vcf() {
     let b = from_pos(Rule::Freestyle, GAME43);
@@ -708,16 +729,7 @@ fn refutation_keeps_a_counter_attack_that_threatens_a_vcf() {
         assert!(matches!(solver.vcf(&mut w, &lim), Proof::Win(_)), "{m}");
     }
     assert!(threats.len() < moves.len() / 4, "a few moves, not all");
-    let mut kept = moves.clone();
-    let mut g = Guard::new(None, &never);
-    assert!(refute_opponent_threats(
-        &mut pos,
-        &mut solver,
-        &mut g,
-        &mut kept,
-        (None, None),
-        &never
-    ));
+    let (kept, _) = refute_untimed(&mut pos, &mut solver, &moves, &never);
     assert!(kept.iter().any(|m| m.pos == f13), "f13 survives");
     assert!(kept.len() < moves.len(), "losing moves are dropped");
 }
@@ -835,16 +847,7 @@ fn refutation_checks_the_other_moves_when_every_candidate_is_lost() {
     assert!(set.contains(&e9) && !set.contains(&g8), "{set:?}");
     let mut moves = Vec::new();
     generate(&mut pos, &mut moves, &mut Marks::default());
-    let mut kept = moves.clone();
-    let mut g = Guard::new(None, &never);
-    assert!(refute_opponent_threats(
-        &mut pos,
-        &mut solver,
-        &mut g,
-        &mut kept,
-        (None, None),
-        &never
-    ));
+    let (kept, g) = refute_untimed(&mut pos, &mut solver, &moves, &never);
     assert!(g.known_loser(e9), "e9 is proven lost");
     assert!(!kept.iter().any(|m| m.pos == e9), "{kept:?}");
     assert!(kept.iter().any(|m| m.pos == g8), "{kept:?}");
