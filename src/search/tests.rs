@@ -678,6 +678,21 @@ const GAME18: &str = "e10i7l4f10f11g12e9e8e12g10f9g9e11e13g11d11h8h11i10f7g6j12i
 /// move must be among the candidates, or the root keeps only the defences.
 const GAME43: &str = "f9g13e11h9g9d10g15f10e10d11f8d9d8";
 
+/// The defence set against black's VCT (found within 200k nodes) where white is to move.
+fn defences_to_black_vct(
+    b: &Board,
+    pos: &mut Position,
+    solver: &mut Solver,
+    never: &AtomicBool,
+) -> Vec<Pos> {
+    let mut black = b.clone();
+    black.set_side_to_move(Color::Black);
+    let Proof::Win(line) = solver.vct(&mut black, &ThreatLimits::nodes(200_000), never) else {
+        panic!("black has a VCT");
+    };
+    defence_set(pos, &line)
+}
+
 /// The root refutation without time limits and with a fresh guard: the moves it keeps (it must
 /// find the opponent's threat) and the guard with its verdicts.
 fn refute_untimed<'a>(
@@ -708,13 +723,7 @@ fn refutation_keeps_a_counter_attack_that_threatens_a_vcf() {
     assert_eq!(pos.shape(f13, Color::White), Shape::None);
     let never = AtomicBool::new(false);
     let mut solver = Solver::new();
-    let mut black = b.clone();
-    black.set_side_to_move(Color::Black);
-    let lim = ThreatLimits::nodes(200_000);
-    let Proof::Win(line) = solver.vct(&mut black, &lim, &never) else {
-        panic!("black has a VCT");
-    };
-    let set = defence_set(&mut pos, &line);
+    let set = defences_to_black_vct(&b, &mut pos, &mut solver, &never);
     assert!(!set.contains(&f13), "f13 is no defence by shape");
     let mut moves = Vec::new();
     generate(&mut pos, &mut moves, &mut Marks::default());
@@ -722,6 +731,7 @@ fn refutation_keeps_a_counter_attack_that_threatens_a_vcf() {
     assert!(threats.contains(&f13), "{threats:?}");
     assert_eq!(pos.board().hash(), b.hash(), "the board is restored");
     // Every threat found is one: white, given two moves, wins by fours.
+    let lim = ThreatLimits::nodes(200_000);
     for &m in &threats {
         let mut w = b.clone();
         w.play(m).unwrap();
@@ -838,12 +848,7 @@ fn refutation_checks_the_other_moves_when_every_candidate_is_lost() {
     assert_eq!(pos.side_to_move(), Color::White);
     let never = AtomicBool::new(false);
     let mut solver = Solver::new();
-    let mut black = b.clone();
-    black.set_side_to_move(Color::Black);
-    let Proof::Win(line) = solver.vct(&mut black, &ThreatLimits::nodes(200_000), &never) else {
-        panic!("black has a VCT");
-    };
-    let set = defence_set(&mut pos, &line);
+    let set = defences_to_black_vct(&b, &mut pos, &mut solver, &never);
     assert!(set.contains(&e9) && !set.contains(&g8), "{set:?}");
     let mut moves = Vec::new();
     generate(&mut pos, &mut moves, &mut Marks::default());
