@@ -753,228 +753,60 @@ fn refute_opponent_threats(
     (find, deadline): (Option<Instant>, Option<Instant>),
     stop: &AtomicBool,
 ) -> bool {
-    let me = pos.side_to_move();
-    let lim = ThreatLimits {
-        max_nodes: ROOT_VCF_NODES,
-        deadline: find,
+    let Some(threat) = opponent_threat(pos, solver, find, stop) else {
+        return false;
     };
-    let b = pos.board_mut();
-    b.set_side_to_move(me.opposite());
-    let mut by_fours = true;
-    let mut threat = solver.vcf(b, &lim);
-    if !matches!(threat, Proof::Win(_)) {
-        by_fours = false;
-        let lim = ThreatLimits {
-            max_nodes: ROOT_VCT_NODES,
-            deadline: find,
-        };
-        threat = solver.vct(b, &lim, stop);
-    }
-    let found_nodes = solver.nodes();
-    b.set_side_to_move(me);
-    let line = match threat {
-        Proof::Win(l) => l,
-        _ => {
-            log::debug!("no opponent threat: {threat:?} in {found_nodes} nodes");
-            return false;
-        }
-    };
-    let budget = (found_nodes * REFUTE_FACTOR).clamp(REFUTE_NODES, REFUTE_MAX_NODES);
+    let budget = (threat.nodes * REFUTE_FACTOR).clamp(REFUTE_NODES, REFUTE_MAX_NODES);
     guard.base = guard.base.max(budget);
-    let vcf_lim = ThreatLimits {
-        max_nodes: budget.min(ROOT_VCF_NODES),
-        deadline,
-    };
-    let vct_lim = ThreatLimits {
-        max_nodes: budget,
-        deadline,
-    };
-    let mut set = defence_set(pos, &line);
-    // Counter-attacks that are no four or three: moves that would give us a VCF with one
-    // more move. The opponent must stop that first, or win by fours.
-    set.extend(vcf_threats(pos, solver, moves, &set));
-    let rank = |p: Pos| set.iter().position(|&q| q == p);
-    let mut cands: Vec<ScoredMove> = moves
-        .iter()
-        .copied()
-        .filter(|m| rank(m.pos).is_some())
-        .collect();
-    // The line's squares first (in line order), then the rest of the set by move score.
-    let line_len = line.len();
-    cands.sort_by_key(|m| {
-        let r = rank(m.pos).unwrap_or(usize::MAX);
-        if r < line_len {
-            (0, r as i32, m.pos)
-        } else {
-            (1, -m.score, m.pos)
-        }
-    });
-    let others: Vec<ScoredMove> = moves
-        .iter()
-        .copied()
-        .filter(|m| rank(m.pos).is_none())
-        .collect();
-
-    let mut spent = 0u64;
-    let mut checked = 0usize;
-    // (move, length of the opponent's win after it, nodes the check took) of proven losers.
-    let mut losers: Vec<(ScoredMove, usize, u64)> = Vec::new();
-    // Moves not proven to lose, with whether they are proven safe.
-    let mut survivors: Vec<(ScoredMove, bool)> = Vec::new();
-    let mut unchecked: Vec<ScoredMove> = Vec::new();
+    let (cands, others) = refutation_candidates(pos, solver, moves, &threat.line);
     let n_cands = cands.len();
-    let out_of_budget = |spent: u64| {
-        stop.load(Ordering::Relaxed)
-            || deadline.is_some_and(|d| Instant::now() >= d)
-            || spent >= REFUTE_TOTAL_NODES
-    };
-    let wide = ThreatLimits {
-        max_nodes: (budget * REFUTE_WIDEN).min(REFUTE_MAX_NODES),
+    let mut r = Refutation {
+        pos,
+        solver,
+        guard,
+        stop,
+        by_fours: threat.by_fours,
         deadline,
+        budget,
+        vcf: ThreatLimits {
+            max_nodes: budget.min(ROOT_VCF_NODES),
+            deadline,
+        },
+        vct: ThreatLimits {
+            max_nodes: budget,
+            deadline,
+        },
+        wide: ThreatLimits {
+            max_nodes: (budget * REFUTE_WIDEN).min(REFUTE_MAX_NODES),
+            deadline,
+        },
+        spent: 0,
+        checked: 0,
+        rechecked: 0,
+        losers: Vec::new(),
+        survivors: Vec::new(),
+        unchecked: Vec::new(),
     };
-    let mut rechecked = 0usize;
     // The candidates go through every pass below before the other moves are checked, and
     // those only when no candidate is left: a candidate that passes the cheap first check
     // may be proven lost by a later one while a move outside the set holds.
     for group in [cands, others] {
-        if !survivors.is_empty() || !unchecked.is_empty() {
+        if !r.survivors.is_empty() || !r.unchecked.is_empty() {
             break;
         }
-        // First pass: every move with a small budget (a move that ignores the threat leaves
-        // it about as easy to find as before).
-        for m in group {
-            if out_of_budget(spent) {
-                unchecked.push(m);
-                continue;
-            }
-            let vct = (!by_fours).then_some(&vct_lim);
-            let (answer, nodes) = threat_after(pos, solver, m.pos, Some(&vcf_lim), vct, stop);
-            spent += nodes;
-            checked += 1;
-            match answer {
-                Proof::Win(l) => {
-                    guard.record(m.pos, Check::Loses(l.len()));
-                    losers.push((m, l.len(), nodes))
-                }
-                Proof::NoWin if !by_fours => {
-                    guard.record(m.pos, Check::Holds(u64::MAX));
-                    survivors.push((m, true))
-                }
-                Proof::NoWin => survivors.push((m, true)),
-                Proof::Unknown => {
-                    if !by_fours {
-                        guard.record(m.pos, Check::Holds(nodes.max(1)));
-                    }
-                    survivors.push((m, false))
-                }
-            }
-        }
-        // Second pass, with the time left: the unproven survivors with a larger budget.
-        if wide.max_nodes > budget {
-            let mut kept = Vec::with_capacity(survivors.len());
-            for (m, safe) in std::mem::take(&mut survivors) {
-                if safe || out_of_budget(spent) {
-                    kept.push((m, safe));
-                    continue;
-                }
-                let (vcf, vct) = if by_fours {
-                    (Some(&wide), None)
-                } else {
-                    (None, Some(&wide))
-                };
-                let (answer, nodes) = threat_after(pos, solver, m.pos, vcf, vct, stop);
-                spent += nodes;
-                rechecked += 1;
-                match answer {
-                    Proof::Win(l) => {
-                        guard.record(m.pos, Check::Loses(l.len()));
-                        losers.push((m, l.len(), nodes))
-                    }
-                    Proof::NoWin => kept.push((m, true)),
-                    Proof::Unknown => kept.push((m, false)),
-                }
-            }
-            survivors = kept;
-        }
-        // Timed searches go on widening, while time allows: each unproven survivor is checked for
-        // a VCT (a defence often leaves a deeper one) with four times the last budget. The guard
-        // carries on from these budgets with the moves the search prefers.
-        if let Some(d) = deadline {
-            let mut wide = wide.max_nodes.max(budget);
-            let mut k = 0;
-            while k < survivors.len() {
-                if k == 0 {
-                    if wide >= guard.cap {
-                        break;
-                    }
-                    wide = (wide * 4).min(guard.cap);
-                }
-                let (m, safe) = survivors[k];
-                if stop.load(Ordering::Relaxed) || Instant::now() >= d {
-                    break;
-                }
-                // (Against a VCF threat `safe` means no VCF left: a VCT may still be.)
-                let proven = guard.get(m.pos) == Some(Check::Holds(u64::MAX));
-                if (!safe || (by_fours && !proven)) && !guard.known_loser(m.pos) {
-                    let lim = ThreatLimits {
-                        max_nodes: wide,
-                        deadline,
-                    };
-                    if !guard.loses(pos, solver, m.pos, lim.max_nodes, lim.deadline) {
-                        if guard.get(m.pos) == Some(Check::Holds(u64::MAX)) {
-                            survivors[k].1 = true;
-                        }
-                        k += 1;
-                    } else {
-                        let len = match guard.get(m.pos) {
-                            Some(Check::Loses(n)) => n,
-                            _ => 0,
-                        };
-                        losers.push((m, len, wide));
-                        survivors.remove(k);
-                    }
-                    rechecked += 1;
-                } else {
-                    k += 1;
-                }
-                let open = |&(m, safe): &(ScoredMove, bool)| {
-                    (!safe || by_fours) && guard.get(m.pos) != Some(Check::Holds(u64::MAX))
-                };
-                if k >= survivors.len() && survivors.iter().any(open) {
-                    k = 0;
-                }
-            }
-        }
+        r.first_pass(group);
+        r.second_pass();
+        r.widen();
     }
     let total = moves.len();
-    // Written out now, before the losers may become the root list below (debug log only).
-    let lost = if log::log_enabled!(log::Level::Debug) {
-        let l: Vec<String> = losers
-            .iter()
-            .map(|(m, n, _)| format!("{}:{n}", m.pos))
-            .collect();
-        l.join(" ")
-    } else {
-        String::new()
-    };
-    if !survivors.is_empty() || !unchecked.is_empty() {
-        // Proven-safe moves first, then the unproven, then the unchecked, each in order.
-        survivors.sort_by_key(|&(_, safe)| !safe);
-        let mut keep: Vec<ScoredMove> = survivors.into_iter().map(|(m, _)| m).collect();
-        keep.extend(unchecked);
-        *moves = keep;
-    } else if !losers.is_empty() {
-        // Every move checked loses: keep those the opponent needs longest to win with.
-        let longest = losers.iter().map(|&(_, len, _)| len).max().unwrap_or(0);
-        losers.retain(|&(_, len, _)| len == longest);
-        losers.sort_by_key(|&(m, _, nodes)| (std::cmp::Reverse(nodes), m.pos));
-        *moves = losers.into_iter().map(|(m, _, _)| m).collect();
-    }
+    let lost = r.losers_for_log();
+    let (checked, rechecked) = (r.checked, r.rechecked);
+    r.keep_best(moves);
     log::debug!(
         "opponent {} ({} nodes to find, line {}): {} candidates of {} root moves, {} checked, {} rechecked, {} left",
-        if by_fours { "VCF" } else { "VCT" },
-        found_nodes,
-        line_len,
+        if threat.by_fours { "VCF" } else { "VCT" },
+        threat.nodes,
+        threat.line.len(),
         n_cands,
         total,
         checked,
@@ -986,6 +818,277 @@ fn refute_opponent_threats(
         log::debug!("refutation kept [{}], lost [{lost}]", kept.join(" "));
     }
     true
+}
+
+/// The opponent's win if it could move now: its line, whether by fours, and the nodes it
+/// took to find.
+struct Threat {
+    line: Vec<Pos>,
+    by_fours: bool,
+    nodes: u64,
+}
+
+/// The opponent's VCF, or else its VCT, were it to move now (searched until `find`).
+fn opponent_threat(
+    pos: &mut Position,
+    solver: &mut Solver,
+    find: Option<Instant>,
+    stop: &AtomicBool,
+) -> Option<Threat> {
+    let me = pos.side_to_move();
+    let b = pos.board_mut();
+    b.set_side_to_move(me.opposite());
+    let mut by_fours = true;
+    let mut threat = solver.vcf(
+        b,
+        &ThreatLimits {
+            max_nodes: ROOT_VCF_NODES,
+            deadline: find,
+        },
+    );
+    if !matches!(threat, Proof::Win(_)) {
+        by_fours = false;
+        let lim = ThreatLimits {
+            max_nodes: ROOT_VCT_NODES,
+            deadline: find,
+        };
+        threat = solver.vct(b, &lim, stop);
+    }
+    let nodes = solver.nodes();
+    b.set_side_to_move(me);
+    match threat {
+        Proof::Win(line) => Some(Threat {
+            line,
+            by_fours,
+            nodes,
+        }),
+        _ => {
+            log::debug!("no opponent threat: {threat:?} in {nodes} nodes");
+            None
+        }
+    }
+}
+
+/// The root moves split into the candidate defences against the threat `line`, in the order
+/// they are checked (the line's squares in line order, then the rest of the set by move
+/// score), and the other moves in root order.
+fn refutation_candidates(
+    pos: &mut Position,
+    solver: &mut Solver,
+    moves: &[ScoredMove],
+    line: &[Pos],
+) -> (Vec<ScoredMove>, Vec<ScoredMove>) {
+    let mut set = defence_set(pos, line);
+    // Counter-attacks that are no four or three: moves that would give us a VCF with one
+    // more move. The opponent must stop that first, or win by fours.
+    set.extend(vcf_threats(pos, solver, moves, &set));
+    let rank = |p: Pos| set.iter().position(|&q| q == p);
+    let (mut cands, others): (Vec<ScoredMove>, Vec<ScoredMove>) =
+        moves.iter().partition(|m| rank(m.pos).is_some());
+    cands.sort_by_key(|m| {
+        let r = rank(m.pos).unwrap_or(usize::MAX);
+        if r < line.len() {
+            (0, r as i32, m.pos)
+        } else {
+            (1, -m.score, m.pos)
+        }
+    });
+    (cands, others)
+}
+
+/// The root refutation's checks and what they have found so far.
+struct Refutation<'r, 'g> {
+    pos: &'r mut Position,
+    solver: &'r mut Solver,
+    guard: &'r mut Guard<'g>,
+    stop: &'r AtomicBool,
+    /// Whether the threat is a VCF (else a VCT).
+    by_fours: bool,
+    deadline: Option<Instant>,
+    /// The first pass's node budget, and its limits for the VCF and VCT searches.
+    budget: u64,
+    vcf: ThreatLimits,
+    vct: ThreatLimits,
+    /// The second pass's limits.
+    wide: ThreatLimits,
+    /// Nodes spent by the first two passes.
+    spent: u64,
+    checked: usize,
+    rechecked: usize,
+    /// (move, length of the opponent's win after it, nodes the check took) of proven losers.
+    losers: Vec<(ScoredMove, usize, u64)>,
+    /// Moves not proven to lose, with whether they are proven safe.
+    survivors: Vec<(ScoredMove, bool)>,
+    unchecked: Vec<ScoredMove>,
+}
+
+impl Refutation<'_, '_> {
+    fn out_of_budget(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.spent >= REFUTE_TOTAL_NODES
+    }
+
+    fn lost(&mut self, m: ScoredMove, len: usize, nodes: u64) {
+        self.guard.record(m.pos, Check::Loses(len));
+        self.losers.push((m, len, nodes));
+    }
+
+    /// Every move of `group` with a small budget (a move that ignores the threat leaves it
+    /// about as easy to find as before).
+    fn first_pass(&mut self, group: Vec<ScoredMove>) {
+        let by_fours = self.by_fours;
+        for m in group {
+            if self.out_of_budget() {
+                self.unchecked.push(m);
+                continue;
+            }
+            let vct = (!by_fours).then_some(&self.vct);
+            let (answer, nodes) = threat_after(
+                self.pos,
+                self.solver,
+                m.pos,
+                Some(&self.vcf),
+                vct,
+                self.stop,
+            );
+            self.spent += nodes;
+            self.checked += 1;
+            match answer {
+                Proof::Win(l) => self.lost(m, l.len(), nodes),
+                Proof::NoWin if !by_fours => {
+                    self.guard.record(m.pos, Check::Holds(u64::MAX));
+                    self.survivors.push((m, true))
+                }
+                Proof::NoWin => self.survivors.push((m, true)),
+                Proof::Unknown => {
+                    if !by_fours {
+                        self.guard.record(m.pos, Check::Holds(nodes.max(1)));
+                    }
+                    self.survivors.push((m, false))
+                }
+            }
+        }
+    }
+
+    /// The unproven survivors again with the larger budget, with the time left.
+    fn second_pass(&mut self) {
+        if self.wide.max_nodes <= self.budget {
+            return;
+        }
+        let wide = self.wide;
+        let (vcf, vct) = if self.by_fours {
+            (Some(&wide), None)
+        } else {
+            (None, Some(&wide))
+        };
+        let mut kept = Vec::with_capacity(self.survivors.len());
+        for (m, safe) in std::mem::take(&mut self.survivors) {
+            if safe || self.out_of_budget() {
+                kept.push((m, safe));
+                continue;
+            }
+            let (answer, nodes) = threat_after(self.pos, self.solver, m.pos, vcf, vct, self.stop);
+            self.spent += nodes;
+            self.rechecked += 1;
+            match answer {
+                Proof::Win(l) => self.lost(m, l.len(), nodes),
+                Proof::NoWin => kept.push((m, true)),
+                Proof::Unknown => kept.push((m, false)),
+            }
+        }
+        self.survivors = kept;
+    }
+
+    /// Timed searches go on widening, while time allows: each unproven survivor is checked for
+    /// a VCT (a defence often leaves a deeper one) with four times the last budget. The guard
+    /// carries on from these budgets with the moves the search prefers.
+    fn widen(&mut self) {
+        let Some(d) = self.deadline else {
+            return;
+        };
+        let by_fours = self.by_fours;
+        let mut wide = self.wide.max_nodes.max(self.budget);
+        let mut k = 0;
+        while k < self.survivors.len() {
+            if k == 0 {
+                if wide >= self.guard.cap {
+                    break;
+                }
+                wide = (wide * 4).min(self.guard.cap);
+            }
+            let (m, safe) = self.survivors[k];
+            if self.stop.load(Ordering::Relaxed) || Instant::now() >= d {
+                break;
+            }
+            // (Against a VCF threat `safe` means no VCF left: a VCT may still be.)
+            let proven = self.guard.get(m.pos) == Some(Check::Holds(u64::MAX));
+            if (!safe || (by_fours && !proven)) && !self.guard.known_loser(m.pos) {
+                if !self
+                    .guard
+                    .loses(self.pos, self.solver, m.pos, wide, self.deadline)
+                {
+                    if self.guard.get(m.pos) == Some(Check::Holds(u64::MAX)) {
+                        self.survivors[k].1 = true;
+                    }
+                    k += 1;
+                } else {
+                    let len = match self.guard.get(m.pos) {
+                        Some(Check::Loses(n)) => n,
+                        _ => 0,
+                    };
+                    self.losers.push((m, len, wide));
+                    self.survivors.remove(k);
+                }
+                self.rechecked += 1;
+            } else {
+                k += 1;
+            }
+            let guard = &*self.guard;
+            let open = |&(m, safe): &(ScoredMove, bool)| {
+                (!safe || by_fours) && guard.get(m.pos) != Some(Check::Holds(u64::MAX))
+            };
+            if k >= self.survivors.len() && self.survivors.iter().any(open) {
+                k = 0;
+            }
+        }
+    }
+
+    /// The proven losers as `move:length` (debug log only).
+    fn losers_for_log(&self) -> String {
+        if !log::log_enabled!(log::Level::Debug) {
+            return String::new();
+        }
+        let l: Vec<String> = self
+            .losers
+            .iter()
+            .map(|(m, n, _)| format!("{}:{n}", m.pos))
+            .collect();
+        l.join(" ")
+    }
+
+    /// Replaces `moves` by the moves not proven to lose (proven-safe first, then the unproven,
+    /// then the unchecked, each in order) or, when every move checked loses, by those the
+    /// opponent needs longest to win with.
+    fn keep_best(self, moves: &mut Vec<ScoredMove>) {
+        let Refutation {
+            mut survivors,
+            unchecked,
+            mut losers,
+            ..
+        } = self;
+        if !survivors.is_empty() || !unchecked.is_empty() {
+            survivors.sort_by_key(|&(_, safe)| !safe);
+            let mut keep: Vec<ScoredMove> = survivors.into_iter().map(|(m, _)| m).collect();
+            keep.extend(unchecked);
+            *moves = keep;
+        } else if !losers.is_empty() {
+            let longest = losers.iter().map(|&(_, len, _)| len).max().unwrap_or(0);
+            losers.retain(|&(_, len, _)| len == longest);
+            losers.sort_by_key(|&(m, _, nodes)| (std::cmp::Reverse(nodes), m.pos));
+            *moves = losers.into_iter().map(|(m, _, _)| m).collect();
+        }
+    }
 }
 
 /// When the main thread's iterations may stop.
