@@ -370,7 +370,7 @@ impl<'s> Worker<'s> {
         // the node is not searched. (Chess's "improving" rule, this margin a ply smaller when
         // the side's evaluation rose since its last move and the move-count limit below a third
         // lower when it did not, cut the bench's alpha-beta nodes by 43 % and scored 22-68-6
-        // against PentaZen, -2.4 % (standard error 4.0 %) slot by slot: not kept.)
+        // against PentaZen, -3.0 % (standard error 3.8 %) slot by slot: not kept.)
         if !pv_node
             && depth <= RFP_DEPTH
             && eval - RFP_MARGIN * depth >= beta
@@ -465,11 +465,11 @@ impl<'s> Worker<'s> {
             // (Extending the answers to an open three lost 5-10-1 in self-play at 0.2 s; extending
             // our fours, so that a four and its forced block cost no depth, 11-38-2 against
             // PentaZen at 1 s, where the same build without it scored 26-63-7; the same at PV
-            // nodes only 30-60-6 and 23-69-4, +1.7 % (standard error 3.7 %) slot by slot against
-            // three runs without it. A singular extension of the table move, a ply deeper when
+            // nodes only 30-60-6 and 23-69-4, +1.2 % (standard error 3.6 %) slot by slot against
+            // four runs without it. A singular extension of the table move, a ply deeper when
             // the other moves stay 8 a ply below its score on a half-depth search, with the
-            // multi-cut when they reach beta, 25-64-7 and 27-62-7, +2.3 % (3.4 %): neither gain
-            // is shown, and neither is kept.)
+            // multi-cut when they reach beta, 25-64-7, 27-62-7 and 28-62-6, +2.2 % (2.9 %):
+            // neither gain is shown, and neither is kept.)
             let new_depth = depth - 1;
             if !pv_node
                 && kind == Kind::Quiet
