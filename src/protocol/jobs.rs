@@ -67,6 +67,8 @@ fn share(limits: &Limits, k: usize) -> Limits {
     l.turn_ms = l.turn_ms.map(|t| t / k);
     l.time_left_ms = l.time_left_ms.map(|t| if t > 0 { t / k as i64 } else { t });
     l.max_nodes = l.max_nodes.map(|n| (n / k).max(1));
+    // The searches run one after another: each one's share counts from its own start.
+    l.since = None;
     l
 }
 

@@ -87,6 +87,7 @@ impl Settings {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             excluded: Vec::new(),
+            since: None,
         }
     }
 
@@ -694,6 +695,7 @@ impl Session {
             }
         }
         let mut limits = self.settings.limits();
+        limits.since = Some(received);
         let open: Vec<Pos> = self
             .blocked
             .iter()

@@ -34,6 +34,10 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Squares the root search must not play (`YXBLOCK`).
     pub excluded: Vec<Pos>,
+    /// When the request was read: the move's time counts from then, so a late start (a busy
+    /// machine waking the search thread late) comes out of the budget, not out of the manager's
+    /// patience. `None`: from the start of the search.
+    pub since: Option<Instant>,
 }
 
 /// One progress report (the protocol prints it as a MESSAGE line).
@@ -234,6 +238,8 @@ pub struct Engine {
     solvers: Vec<Solver>,
     /// Whether the threat solver is consulted (tests turn it off to compare).
     pub use_threats: bool,
+    /// How far recent answers ran past their hard limit (`timeman::carry_lag`).
+    lag: Duration,
 }
 
 impl Default for Engine {
@@ -259,6 +265,7 @@ impl Engine {
             tt: None,
             solvers: Vec::new(),
             use_threats: true,
+            lag: Duration::ZERO,
         }
     }
 
@@ -297,7 +304,8 @@ impl Engine {
     }
 
     /// Searches `board` for the side to move and returns a legal move, or None when the board
-    /// has no empty square. Returns promptly once `stop` is set.
+    /// has no empty square. Returns promptly once `stop` is set. An answer that comes after its
+    /// hard limit (the machine stalled the search) makes the next moves keep that much more back.
     pub fn think(
         &mut self,
         board: &Board,
@@ -305,12 +313,33 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Progress),
     ) -> Option<SearchResult> {
-        let start = Instant::now();
+        let start = limits.since.unwrap_or_else(Instant::now);
         let empties = board.squares().filter(|&p| board.is_empty(p)).count();
         if empties == 0 {
             return None;
         }
-        let budget = timeman::budget(limits, empties);
+        let budget = timeman::budget(limits, empties, self.lag);
+        let result = self.think_within(board, limits, &budget, start, stop, report);
+        if let Some(h) = budget.hard.filter(|_| !budget.move_now) {
+            let over = start.elapsed().saturating_sub(h);
+            if !over.is_zero() {
+                log::debug!("answered {over:?} after the hard limit");
+            }
+            self.lag = timeman::carry_lag(self.lag, over);
+        }
+        result
+    }
+
+    /// `think` under a computed budget, its clock started at `start`.
+    fn think_within(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        budget: &timeman::Budget,
+        start: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Progress),
+    ) -> Option<SearchResult> {
         let threads = self.threads;
         while self.solvers.len() < threads {
             self.solvers

@@ -388,6 +388,29 @@ fn turn_limit_is_respected() {
 }
 
 #[test]
+fn the_clock_starts_when_the_request_was_read() {
+    let b = from_pos(Rule::Freestyle, "h8i9g7i7h9h10j8");
+    let think = |since: Option<Instant>| {
+        let mut e = Engine::new();
+        e.set_memory(32 << 20);
+        let l = Limits {
+            turn_ms: Some(400),
+            since,
+            ..Limits::default()
+        };
+        e.think(&b, &l, &AtomicBool::new(false), &mut |_| {})
+            .unwrap()
+    };
+    // Read 2 s ago: the 400 ms are gone, so the engine answers from its first iterations.
+    let late = think(Some(Instant::now() - Duration::from_secs(2)));
+    assert!(late.depth <= 2, "depth {}", late.depth);
+    assert!(b.is_empty(late.best));
+    // Read now: the same position gets a real search.
+    let fresh = think(Some(Instant::now()));
+    assert!(fresh.depth > 2, "depth {}", fresh.depth);
+}
+
+#[test]
 fn excluded_squares_and_full_boards() {
     // The only winning square is excluded: the engine plays something else, legally.
     let b = from_pos(Rule::Freestyle, "h8h10i8i10j8j11k8a1");

@@ -30,8 +30,10 @@ fn turn_reserve(turn: u64) -> u64 {
     (30 + turn / 16).min(300)
 }
 
-/// Computes the budget of one move; `empties` is the number of empty squares (game length left).
-pub fn budget(limits: &Limits, empties: usize) -> Budget {
+/// Computes the budget of one move; `empties` is the number of empty squares (game length left)
+/// and `lag` the recent overrun the machine caused (see `carry_lag`), kept back as well.
+pub fn budget(limits: &Limits, empties: usize, lag: Duration) -> Budget {
+    let lag = lag.as_millis() as u64;
     if limits.turn_ms == Some(0) {
         return Budget {
             move_now: true,
@@ -54,7 +56,7 @@ pub fn budget(limits: &Limits, empties: usize) -> Budget {
     let mut soft: Option<u64> = None;
     let mut save_time = false;
     if let Some(t) = turn {
-        let reserve = turn_reserve(t);
+        let reserve = turn_reserve(t) + lag;
         let h = if t > 2 * reserve { t - reserve } else { t / 2 };
         hard = Some(h);
         soft = Some(h * 13 / 20);
@@ -65,7 +67,7 @@ pub fn budget(limits: &Limits, empties: usize) -> Budget {
             .or(limits.match_ms.map(|m| m as i64))
             .unwrap_or(0)
             .max(0) as u64;
-        let reserve = (50 + left / 40).min(1000);
+        let reserve = (50 + left / 40).min(1000) + lag;
         let usable = left.saturating_sub(reserve);
         if usable == 0 {
             return Budget {
@@ -125,9 +127,22 @@ pub fn check_until(soft: Duration, hard: Duration) -> Duration {
     (soft * 3 / 2).min(hard * 15 / 16)
 }
 
+/// The lag the next move keeps back, from the last one's (`prev`) and how far this move's
+/// answer came after its hard limit (`over`): a stall (an oversubscribed machine, a swapped-out
+/// page) that made one answer late tends to recur for a while, so the reserve grows by the
+/// overrun at once and gives it back by halves, move by move.
+pub fn carry_lag(prev: Duration, over: Duration) -> Duration {
+    over.max(prev / 2).min(Duration::from_secs(60))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The budget on a machine that has not stalled.
+    fn plan(l: &Limits, empties: usize) -> Budget {
+        budget(l, empties, Duration::ZERO)
+    }
 
     fn lim(turn: Option<u64>, m: Option<u64>, left: Option<i64>) -> Limits {
         Limits {
@@ -140,43 +155,69 @@ mod tests {
 
     #[test]
     fn turn_limit_keeps_a_reserve() {
-        let b = budget(&lim(Some(1000), Some(0), Some(2147483647)), 200);
+        let b = plan(&lim(Some(1000), Some(0), Some(2147483647)), 200);
         assert!(!b.move_now);
         let hard = b.hard.unwrap().as_millis();
         assert!((800..1000).contains(&hard), "{hard}");
         assert!(b.soft.unwrap() < b.hard.unwrap());
-        let b = budget(&lim(Some(200), None, None), 200);
+        let b = plan(&lim(Some(200), None, None), 200);
         assert!(b.hard.unwrap().as_millis() < 200);
         assert!(b.hard.unwrap().as_millis() >= 100);
     }
 
     #[test]
+    fn a_stall_grows_the_reserve_then_fades() {
+        let ms = Duration::from_millis;
+        let l = lim(Some(1000), Some(0), Some(2147483647));
+        let calm = plan(&l, 200).hard.unwrap();
+        // The last answer came 160 ms after its hard limit: the next move keeps that back.
+        let lag = carry_lag(Duration::ZERO, ms(160));
+        assert_eq!(budget(&l, 200, lag).hard.unwrap(), calm - ms(160));
+        // On time since: the lag halves with each move.
+        let lag = carry_lag(lag, Duration::ZERO);
+        assert_eq!(lag, ms(80));
+        let lag = carry_lag(lag, ms(30));
+        assert_eq!(lag, ms(40));
+        assert!(carry_lag(ms(1), Duration::ZERO) < ms(1));
+        // A match clock keeps it back too.
+        let m = lim(None, Some(180000), Some(6000));
+        let (a, b) = (plan(&m, 150), budget(&m, 150, ms(400)));
+        assert!(b.hard.unwrap() < a.hard.unwrap(), "{a:?} {b:?}");
+        // However large, half the turn is left to think.
+        assert_eq!(
+            budget(&l, 200, ms(5000)).hard.unwrap(),
+            ms(500),
+            "a huge lag leaves half the turn"
+        );
+    }
+
+    #[test]
     fn time_is_saved_only_for_a_match_clock() {
         // A turn limit alone: what a move leaves unused is lost.
-        assert!(!budget(&lim(Some(1000), Some(0), Some(2147483647)), 200).save_time);
-        assert!(!budget(&lim(Some(1000), None, None), 200).save_time);
+        assert!(!plan(&lim(Some(1000), Some(0), Some(2147483647)), 200).save_time);
+        assert!(!plan(&lim(Some(1000), None, None), 200).save_time);
         // A running match clock that binds: it goes to later moves.
-        assert!(budget(&lim(Some(5000), Some(180000), Some(60000)), 200).save_time);
-        assert!(budget(&lim(None, None, Some(60000)), 200).save_time);
+        assert!(plan(&lim(Some(5000), Some(180000), Some(60000)), 200).save_time);
+        assert!(plan(&lim(None, None, Some(60000)), 200).save_time);
         // A clock that outlasts every turn's limit does not.
-        assert!(!budget(&lim(Some(1000), Some(100_000_000), Some(100_000_000)), 200).save_time);
+        assert!(!plan(&lim(Some(1000), Some(100_000_000), Some(100_000_000)), 200).save_time);
     }
 
     #[test]
     fn zero_means_move_now() {
-        assert!(budget(&lim(Some(0), None, None), 100).move_now);
+        assert!(plan(&lim(Some(0), None, None), 100).move_now);
         // No time left on the match clock.
-        assert!(budget(&lim(Some(5000), Some(60000), Some(-20)), 100).move_now);
+        assert!(plan(&lim(Some(5000), Some(60000), Some(-20)), 100).move_now);
     }
 
     #[test]
     fn match_clock_governs_when_short() {
-        let b = budget(&lim(Some(30000), Some(180000), Some(6000)), 150);
+        let b = plan(&lim(Some(30000), Some(180000), Some(6000)), 150);
         let hard = b.hard.unwrap().as_millis();
         assert!(hard <= 1500, "{hard}");
         assert!(b.soft.unwrap().as_millis() <= 600);
         // Plenty of match time: the turn limit governs.
-        let b = budget(&lim(Some(1000), Some(180000), Some(170000)), 150);
+        let b = plan(&lim(Some(1000), Some(180000), Some(170000)), 150);
         assert!(b.hard.unwrap().as_millis() < 1000);
     }
 
@@ -186,8 +227,8 @@ mod tests {
             max_depth: Some(4),
             ..Limits::default()
         };
-        assert_eq!(budget(&l, 200).hard, None);
-        let b = budget(&Limits::default(), 200);
+        assert_eq!(plan(&l, 200).hard, None);
+        let b = plan(&Limits::default(), 200);
         assert_eq!(b.hard.unwrap().as_millis(), (DEFAULT_TURN_MS - 300) as u128);
     }
 
@@ -220,7 +261,7 @@ mod tests {
             Some(ms(500))
         );
         // The final check: past the soft limit, short of the hard one.
-        let b = budget(&lim(Some(1000), Some(0), Some(2147483647)), 200);
+        let b = plan(&lim(Some(1000), Some(0), Some(2147483647)), 200);
         let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
         let end = check_until(soft, hard);
         assert!(end > soft && end < hard, "{soft:?} {end:?} {hard:?}");
