@@ -3,6 +3,7 @@
 
 use super::harness::{board_block, parse_move, Brain, Shadow};
 use gorin::board::{Pos, Rule};
+use std::time::Duration;
 
 #[test]
 fn info_engine_keys_are_silent_and_moves_follow() {
@@ -410,7 +411,32 @@ fn a_script_piped_in_whole_is_answered_in_order() {
     b.expect_error("off the board");
     shadow.play(6, 6);
     shadow.brain_plays(b.expect_move());
-    let status = b.wait_exit(std::time::Duration::from_secs(3));
+    let status = b.wait_exit(Duration::from_secs(3));
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
     b.assert_no_stderr();
+}
+
+#[test]
+fn a_board_is_timed_from_its_done_line() {
+    // A person may type the block slowly: the move's time starts when DONE is read, so the
+    // engine still searches in earnest after a pause longer than the turn limit.
+    let mut b = Brain::started(15);
+    b.send("INFO timeout_turn 600");
+    let block = board_block(&[(7, 7), (8, 8), (7, 8), (6, 6)]);
+    let (done, lines) = block.split_last().unwrap();
+    for l in lines {
+        b.send(l);
+    }
+    std::thread::sleep(Duration::from_millis(900));
+    b.send(done);
+    let (msgs, reply) = b.reply_with_messages();
+    let deepest = msgs
+        .iter()
+        .filter_map(|m| m.strip_prefix("MESSAGE depth "))
+        .filter_map(|r| r.split(' ').next()?.parse::<u32>().ok())
+        .max()
+        .unwrap_or(0);
+    assert!(deepest >= 4, "deepest {deepest}: {msgs:?}");
+    assert!(parse_move(&reply).is_some(), "{reply}");
+    b.end();
 }

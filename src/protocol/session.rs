@@ -107,7 +107,6 @@ struct OpenBlock {
     name: String,
     lines: Vec<String>,
     overflow: bool,
-    received: Instant,
 }
 
 /// Work handed to the searcher thread.
@@ -399,7 +398,8 @@ impl Session {
             }
             if command::is_done(line) {
                 let block = self.block.take().expect("open block");
-                self.finish_block(block);
+                // The request is complete only now: a person typing the block spends no move time.
+                self.finish_block(block, at);
             } else if block.lines.len() < MAX_BLOCK_LINES {
                 block.lines.push(line.trim().to_string());
             } else {
@@ -458,7 +458,6 @@ impl Session {
                     name,
                     lines: Vec::new(),
                     overflow: false,
-                    received: at,
                 });
             }
             Command::End => {}
@@ -601,7 +600,7 @@ impl Session {
         }
     }
 
-    fn finish_block(&mut self, block: OpenBlock) {
+    fn finish_block(&mut self, block: OpenBlock, done: Instant) {
         let name = block.name.to_ascii_uppercase();
         if block.kind == BlockKind::Unsupported {
             return self.send(Reply::Unknown(format!(
@@ -635,7 +634,7 @@ impl Session {
                 if b.is_full() {
                     self.send(Reply::Error(BoardError::Full.to_string()));
                 } else {
-                    self.start(Job::Move, b, block.received);
+                    self.start(Job::Move, b, done);
                 }
             }
             BlockKind::Swap2Board => {
@@ -655,7 +654,7 @@ impl Session {
                     self.settings.rule,
                 );
                 match fresh {
-                    Ok(b) => self.start(Job::Swap2(stones), b, block.received),
+                    Ok(b) => self.start(Job::Swap2(stones), b, done),
                     Err(e) => self.send(Reply::Error(e)),
                 }
             }
