@@ -20,26 +20,27 @@ fn from_pos(rule: Rule, moves: &str) -> Board {
     Board::from_moves(15, 15, rule, &m).unwrap()
 }
 
-fn think_ms(b: &Board, ms: u64) -> SearchResult {
+/// A fresh engine's answer under `l`.
+fn think_with(b: &Board, l: &Limits) -> SearchResult {
     let mut e = Engine::new();
     e.set_memory(32 << 20);
+    e.think(b, l, &AtomicBool::new(false), &mut |_| {}).unwrap()
+}
+
+fn think_ms(b: &Board, ms: u64) -> SearchResult {
     let l = Limits {
         turn_ms: Some(ms),
         ..Limits::default()
     };
-    e.think(b, &l, &AtomicBool::new(false), &mut |_| {})
-        .unwrap()
+    think_with(b, &l)
 }
 
 fn think_depth(b: &Board, depth: u32) -> SearchResult {
-    let mut e = Engine::new();
-    e.set_memory(32 << 20);
     let l = Limits {
         max_depth: Some(depth),
         ..Limits::default()
     };
-    e.think(b, &l, &AtomicBool::new(false), &mut |_| {})
-        .unwrap()
+    think_with(b, &l)
 }
 
 /// Whether the side to move has a VCF within `plies` of its own fours (exhaustive, test only).
@@ -391,15 +392,12 @@ fn turn_limit_is_respected() {
 fn the_clock_starts_when_the_request_was_read() {
     let b = from_pos(Rule::Freestyle, "h8i9g7i7h9h10j8");
     let think = |since: Option<Instant>| {
-        let mut e = Engine::new();
-        e.set_memory(32 << 20);
         let l = Limits {
             turn_ms: Some(400),
             since,
             ..Limits::default()
         };
-        e.think(&b, &l, &AtomicBool::new(false), &mut |_| {})
-            .unwrap()
+        think_with(&b, &l)
     };
     // Read 2 s ago: the 400 ms are gone, so the engine answers from its first iterations.
     let late = think(Some(Instant::now() - Duration::from_secs(2)));
