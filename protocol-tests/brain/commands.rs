@@ -424,9 +424,7 @@ fn a_board_is_timed_from_its_done_line() {
     b.send("INFO timeout_turn 600");
     let block = board_block(&[(7, 7), (8, 8), (7, 8), (6, 6)]);
     let (done, lines) = block.split_last().unwrap();
-    for l in lines {
-        b.send(l);
-    }
+    b.send_lines(lines);
     std::thread::sleep(Duration::from_millis(900));
     b.send(done);
     let (msgs, reply) = b.reply_with_messages();
