@@ -473,8 +473,7 @@ impl<'s> Worker<'s> {
             // quiet moves: bench alpha-beta nodes -46 %, 24-67-5, -1.7 % (4.2 %); our fours as
             // well: -57 %, 24-70-2, -3.2 % (3.6 %). The depth they buy loses threat lines. The
             // blocks of the opponent's double-three squares exempt too: 27-64-5, +1.5 % (4.4 %),
-            // not shown either; nor, below, searching the tactical moves past the move-count
-            // limit: the ordering already puts them first.)
+            // not shown either.)
             let new_depth = depth - 1;
             if !pv_node
                 && kind == Kind::Quiet
@@ -490,7 +489,9 @@ impl<'s> Worker<'s> {
             // moves, tactical ones included, cut the bench's alpha-beta nodes by 20 % and scored
             // 24-66-6 against PentaZen, -0.9 % (standard error 3.6 %) slot by slot; with its
             // quiet cap min(15 sqrt(d) - 12, 32) and both caps at PV nodes from ply 2, -58 %
-            // nodes and 28-66-2, +1.2 % (5.1 %): neither kept.)
+            // nodes and 28-66-2, +1.2 % (5.1 %): neither kept. Searching the tactical moves
+            // that stand behind the limit instead of stopping changed no bench node: the
+            // ordering already puts them first.)
             if !pv_node
                 && kind == Kind::Quiet
                 && !tactical
