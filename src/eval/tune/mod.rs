@@ -407,14 +407,37 @@ impl Table {
         th
     }
 
+    /// The split model's start: the side to move's table is the prior scaled up by the tempo
+    /// share (capped), the waiting side's the prior itself, so that it starts where the
+    /// one-table model does (but for the cap); the tempo slot stays zero.
+    fn prior_split(&self) -> Vec<f64> {
+        let one = self.prior();
+        let own = 1.0 + one[MULTISETS];
+        let mut th = vec![0.0; 2 * MULTISETS + 1];
+        for r in 0..MULTISETS {
+            th[r] = (one[r] * own).min(EVAL_CAP as f64);
+            th[MULTISETS + 1 + r] = one[r];
+        }
+        th
+    }
+
     fn square(&self, th: &[f64], k: u16) -> f64 {
         th[self.slot[k as usize] as usize].min(EVAL_CAP as f64)
     }
 
     fn evaluate(&self, th: &[f64], s: &Sample) -> f64 {
         let a: f64 = s.me.iter().map(|&k| self.square(th, k)).sum();
-        let b: f64 = s.opp.iter().map(|&k| self.square(th, k)).sum();
-        a - b + a * th[MULTISETS]
+        match waiting_at(th) {
+            // The split model: the waiting side's squares read their own table.
+            Some(w) => {
+                let b: f64 = s.opp.iter().map(|&k| self.square(&th[w..], k)).sum();
+                a - b
+            }
+            None => {
+                let b: f64 = s.opp.iter().map(|&k| self.square(th, k)).sum();
+                a - b + a * th[MULTISETS]
+            }
+        }
     }
 
     fn loss(&self, th: &[f64], set: &[&Sample], scale: f64) -> f64 {
@@ -427,7 +450,8 @@ impl Table {
 
     /// `epochs` steps of Adam on the mean squared error; free values stay within 0..=cap.
     fn fit(&self, start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> {
-        let n = MULTISETS + 1;
+        let n = start.len();
+        let split = waiting_at(start);
         let mut th = start.to_vec();
         let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
         for epoch in 1..=epochs {
@@ -435,7 +459,11 @@ impl Table {
             for s in train {
                 let p = sigmoid(self.evaluate(&th, s), scale);
                 let de = -2.0 * (s.result - p) * p * (1.0 - p) / scale;
-                let own = 1.0 + th[MULTISETS];
+                let own = if split.is_some() {
+                    1.0
+                } else {
+                    1.0 + th[MULTISETS]
+                };
                 let mut a = 0.0;
                 for &k in &s.me {
                     let r = self.slot[k as usize] as usize;
@@ -444,15 +472,22 @@ impl Table {
                         g[r] += de * own;
                     }
                 }
+                let w = split.unwrap_or(0);
                 for &k in &s.opp {
-                    let r = self.slot[k as usize] as usize;
+                    let r = w + self.slot[k as usize] as usize;
                     if th[r] < EVAL_CAP as f64 {
                         g[r] -= de;
                     }
                 }
-                g[MULTISETS] += de * a;
+                if split.is_none() {
+                    g[MULTISETS] += de * a;
+                }
             }
-            for i in (0..n).filter(|&i| i == MULTISETS || self.free[i]) {
+            let moves = |i: usize| match split {
+                Some(w) => i != MULTISETS && self.free[i % w],
+                None => i == MULTISETS || self.free[i],
+            };
+            for i in (0..n).filter(|&i| moves(i)) {
                 let gi = g[i] / train.len().max(1) as f64;
                 let lr = if i == MULTISETS { 0.002 } else { 0.5 };
                 let step = adam(&mut m[i], &mut v[i], gi, epoch, lr);
@@ -472,17 +507,31 @@ impl Table {
         ));
         // Kept as written (16 a row), so that a regenerated file needs no formatting.
         out.push_str("#[rustfmt::skip]\n");
-        out.push_str(&format!("pub(super) const VALUE: [u16; {MULTISETS}] = [\n"));
-        for chunk in th[..MULTISETS].chunks(16) {
-            let row: Vec<String> = chunk
-                .iter()
-                .map(|v| format!("{}", v.round() as u16))
-                .collect();
-            out.push_str(&format!("    {},\n", row.join(", ")));
+        let mut tables = vec![("VALUE", &th[..MULTISETS])];
+        if let Some(w) = waiting_at(th) {
+            tables.push(("WAITING", &th[w..]));
         }
-        out.push_str("];\n");
+        for (name, values) in tables {
+            out.push_str(&format!(
+                "pub(super) const {name}: [u16; {MULTISETS}] = [\n"
+            ));
+            for chunk in values.chunks(16) {
+                let row: Vec<String> = chunk
+                    .iter()
+                    .map(|v| format!("{}", v.round() as u16))
+                    .collect();
+                out.push_str(&format!("    {},\n", row.join(", ")));
+            }
+            out.push_str("];\n");
+        }
         out
     }
+}
+
+/// Where the waiting side's table starts in the parameters of the split model (one table for
+/// the side to move, one for the other, no tempo share), `None` in the one-table model.
+fn waiting_at(th: &[f64]) -> Option<usize> {
+    (th.len() > MULTISETS + 1).then_some(MULTISETS + 1)
 }
 
 /// `tune ... --table`: fits the combination table, reports the losses, and writes the table's
@@ -490,12 +539,12 @@ impl Table {
 fn tune_table(
     train: &[&Sample],
     test: &[&Sample],
-    epochs: usize,
+    (epochs, split): (usize, bool),
     write: Option<&str>,
     command: &str,
 ) -> Result<()> {
     let t = Table::new(train);
-    let mut th = t.prior();
+    let mut th = if split { t.prior_split() } else { t.prior() };
     let scale = lowest(&SCALES, |x| t.loss(&th, train, x));
     println!(
         "table: {} of {MULTISETS} values free; additive prior, scale {scale}: loss {:.5} fitted, {:.5} held out",
@@ -511,7 +560,9 @@ fn tune_table(
             t.loss(&th, test, scale)
         );
     });
-    println!("tempo share {:.4}", th[MULTISETS]);
+    if !split {
+        println!("tempo share {:.4}", th[MULTISETS]);
+    }
     if let Some(path) = write {
         std::fs::write(path, t.source(&th, command)).with_context(|| format!("writing {path}"))?;
         println!("wrote {path}");
@@ -539,7 +590,7 @@ fn options<'a>(
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --split (with --table: one table for the side to move, one for the other) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
             let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
@@ -556,8 +607,12 @@ pub fn main(args: &[String]) -> Result<()> {
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
     };
-    let (epochs, write, given) = options(rest, &["--table"])?;
+    let (epochs, write, given) = options(rest, &["--table", "--split"])?;
     let table = given.contains(&"--table");
+    let split = given.contains(&"--split");
+    if split && !table {
+        bail!("--split needs --table");
+    }
     let (games, samples) = match source {
         (true, file) => load_labels(Path::new(file))?,
         (false, dir) => load(Path::new(dir))?,
@@ -592,7 +647,7 @@ pub fn main(args: &[String]) -> Result<()> {
         return tune_table(
             &train,
             &test,
-            epochs,
+            (epochs, split),
             write,
             &format!("pbrain-gorin tune {}", args.join(" ")),
         );
@@ -757,6 +812,32 @@ mod tests {
         assert!(t
             .source(&fitted, "test")
             .contains(&format!("[u16; {MULTISETS}]")));
+    }
+
+    #[test]
+    fn split_fit_moves_each_sides_table_on_its_own_evidence() {
+        // The side to move wins with two open twos of its own and loses when the waiting side
+        // has them, but only the first kind of position is in the set: the side to move's
+        // value must rise, the waiting side's stay where the prior put it.
+        let f2f2 = pack([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
+        let (good, _) = who_has_it_wins(f2f2, 60);
+        let set = [&good];
+        let t = Table::new(&set);
+        let th = t.prior_split();
+        assert_eq!(waiting_at(&th), Some(MULTISETS + 1));
+        let r = t.slot[f2f2 as usize] as usize;
+        // It starts as the one-table model does: the mover's value is the waiting one's
+        // scaled up by the tempo share.
+        let one = t.prior();
+        assert_eq!(th[MULTISETS + 1 + r], one[r]);
+        assert!(th[r] > one[r]);
+        let fitted = t.fit(&th, &set, 100.0, 50);
+        assert!(t.loss(&fitted, &set, 100.0) < t.loss(&th, &set, 100.0));
+        assert!(fitted[r] > th[r]);
+        assert_eq!(fitted[MULTISETS + 1 + r], th[MULTISETS + 1 + r]);
+        assert_eq!(fitted[MULTISETS], 0.0);
+        let src = t.source(&fitted, "test");
+        assert!(src.contains("const VALUE:") && src.contains("const WAITING:"));
     }
 
     #[test]
