@@ -1,6 +1,6 @@
 //! The evaluation's value of each multiset of four line patterns (slot: `multiset_rank`)
 //! below the winning shapes, written by `tune --table` (0 epochs writes the additive
-//! model's values), not by hand: `pbrain-gorin tune --labels /work/diag/distill/labels15.tsv --table 0 --write src/eval/fitted.rs`.
+//! model's values), not by hand: `pbrain-gorin tune --labels /work/data/d1/labels.tsv --table 0 --write src/eval/fitted.rs`.
 
 #[rustfmt::skip]
 pub(super) const VALUE: [u16; 1365] = [
@@ -91,3 +91,6 @@ pub(super) const VALUE: [u16; 1365] = [
     250, 250, 250, 250, 250, 250, 250, 250, 250, 250, 250, 250, 250, 250, 250, 250,
     250, 250, 250, 250, 250,
 ];
+
+/// The side to move's extra share of its own square total, in 64ths.
+pub(super) const TEMPO: (i32, i32) = (12, 64);

@@ -146,8 +146,10 @@ pub(crate) fn pair_slot(p: [Pattern; 4]) -> Option<usize> {
 pub(crate) const EVAL_CAP: i32 = 250;
 
 /// Share of its own square total the side to move gets for the move in hand (numerator,
-/// denominator); fitted with the line values.
-pub(crate) const TEMPO: (i32, i32) = (3, 16);
+/// denominator); fitted with the table (`fitted.rs`).
+pub(crate) const TEMPO: (i32, i32) = fitted::TEMPO;
+/// The denominator `tune --table` writes the tempo share with.
+pub(crate) const TEMPO_DENOMINATOR: i32 = 64;
 
 /// The combination table is indexed by the four patterns packed in nibbles.
 pub(crate) const COMBOS: usize = 1 << 16;

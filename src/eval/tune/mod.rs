@@ -5,7 +5,7 @@
 
 use super::{
     additive_score, combine, info_eval, info_shape, multiset_rank, pair_slot, shape_bonus, Shape,
-    EVAL_CAP, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO,
+    EVAL_CAP, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
 };
 use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Board, Pattern, Rule};
@@ -507,23 +507,20 @@ impl Table {
         ));
         // Kept as written (16 a row), so that a regenerated file needs no formatting.
         out.push_str("#[rustfmt::skip]\n");
-        let mut tables = vec![("VALUE", &th[..MULTISETS])];
-        if let Some(w) = waiting_at(th) {
-            tables.push(("WAITING", &th[w..]));
+        out.push_str(&format!("pub(super) const VALUE: [u16; {MULTISETS}] = [\n"));
+        for chunk in th[..MULTISETS].chunks(16) {
+            let row: Vec<String> = chunk
+                .iter()
+                .map(|v| format!("{}", v.round() as u16))
+                .collect();
+            out.push_str(&format!("    {},\n", row.join(", ")));
         }
-        for (name, values) in tables {
-            out.push_str(&format!(
-                "pub(super) const {name}: [u16; {MULTISETS}] = [\n"
-            ));
-            for chunk in values.chunks(16) {
-                let row: Vec<String> = chunk
-                    .iter()
-                    .map(|v| format!("{}", v.round() as u16))
-                    .collect();
-                out.push_str(&format!("    {},\n", row.join(", ")));
-            }
-            out.push_str("];\n");
-        }
+        out.push_str("];\n\n");
+        out.push_str("/// The side to move's extra share of its own square total, in 64ths.\n");
+        out.push_str(&format!(
+            "pub(super) const TEMPO: (i32, i32) = ({}, {TEMPO_DENOMINATOR});\n",
+            (th[MULTISETS] * TEMPO_DENOMINATOR as f64).round() as i32
+        ));
         out
     }
 }
@@ -590,7 +587,7 @@ fn options<'a>(
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --split (with --table: one table for the side to move, one for the other) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --split (with --table, not --write: also fit one table for the side to move and one for the other) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
             let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
@@ -612,6 +609,9 @@ pub fn main(args: &[String]) -> Result<()> {
     let split = given.contains(&"--split");
     if split && !table {
         bail!("--split needs --table");
+    }
+    if split && write.is_some() {
+        bail!("--split fits for comparison only: the engine reads one table and a tempo share");
     }
     let (games, samples) = match source {
         (true, file) => load_labels(Path::new(file))?,
@@ -809,9 +809,11 @@ mod tests {
         for i in (0..MULTISETS).filter(|&i| !t.free[i]) {
             assert_eq!(fitted[i], th[i]);
         }
-        assert!(t
-            .source(&fitted, "test")
-            .contains(&format!("[u16; {MULTISETS}]")));
+        let src = t.source(&fitted, "test");
+        assert!(src.contains(&format!("[u16; {MULTISETS}]")));
+        // The fitted tempo share is written too, in the engine's 64ths.
+        let tempo = (fitted[MULTISETS] * 64.0).round() as i32;
+        assert!(src.contains(&format!("const TEMPO: (i32, i32) = ({tempo}, 64);")));
     }
 
     #[test]
@@ -836,8 +838,6 @@ mod tests {
         assert!(fitted[r] > th[r]);
         assert_eq!(fitted[MULTISETS + 1 + r], th[MULTISETS + 1 + r]);
         assert_eq!(fitted[MULTISETS], 0.0);
-        let src = t.source(&fitted, "test");
-        assert!(src.contains("const VALUE:") && src.contains("const WAITING:"));
     }
 
     #[test]
