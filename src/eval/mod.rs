@@ -150,6 +150,9 @@ pub(crate) const EVAL_CAP: i32 = 250;
 pub(crate) const TEMPO: (i32, i32) = fitted::TEMPO;
 /// The denominator `tune --table` writes the tempo share with.
 pub(crate) const TEMPO_DENOMINATOR: i32 = 64;
+/// The tempo share fitted with the line values: the additive model's own, where a table fit
+/// starts (so that the same labels give the same table whatever `fitted.rs` holds).
+pub(crate) const LINE_TEMPO: (i32, i32) = (3, 16);
 
 /// The combination table is indexed by the four patterns packed in nibbles.
 pub(crate) const COMBOS: usize = 1 << 16;

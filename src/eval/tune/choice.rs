@@ -4,7 +4,7 @@
 
 #[cfg(test)]
 use super::TABLE_MIN_SEEN;
-use super::{adam, in_rounds, load_records, lowest, pack, Table, SKIP_LAST};
+use super::{adam, in_rounds, load_records, lowest, pack, waiting_at, Table, SKIP_LAST};
 use crate::board::{Board, Color, Pos, Rule};
 use crate::eval::{combine, info_shape, iter_bits, Position, Shape, EVAL_CAP, MULTISETS};
 use crate::record::GameRecord;
@@ -111,18 +111,11 @@ fn choice_of(b: &Board, played: Pos, t: &Table) -> Option<Choice> {
     Some(Choice { moves, label })
 }
 
-/// Where the waiting side's values start in a parameter vector that has them (the split
-/// model: one table for the side to move, one for the other); `None` for the engine's model
-/// (one table, the side to move's total scaled up by the tempo share).
-fn wait_at(th: &[f64]) -> Option<usize> {
-    (th.len() > MULTISETS + 1).then_some(MULTISETS + 1)
-}
-
 /// Where the mover's values start in `th`, and the weight of the opponent's (the side to move
 /// after the move): its own table at weight 1 in the split model, the one table scaled by the
 /// tempo share otherwise.
 fn roles(th: &[f64]) -> (usize, f64) {
-    match wait_at(th) {
+    match waiting_at(th) {
         Some(w) => (w, 1.0),
         None => (0, 1.0 + th[MULTISETS]),
     }
@@ -217,7 +210,7 @@ fn fit(
     let mut th = start.to_vec();
     let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
     let cap = EVAL_CAP as f64;
-    let split = wait_at(start).is_some();
+    let split = waiting_at(start).is_some();
     let free = |i: usize| match i {
         _ if i < MULTISETS => t.free[i],
         MULTISETS => !split && !keep_tempo,

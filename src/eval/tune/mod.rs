@@ -5,7 +5,7 @@
 
 use super::{
     additive_score, combine, info_eval, info_shape, multiset_rank, pair_slot, shape_bonus, Shape,
-    EVAL_CAP, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
+    EVAL_CAP, LINE_TEMPO, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
 };
 use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Board, Pattern, Rule};
@@ -82,7 +82,8 @@ fn unpack(k: u16) -> [Pattern; 4] {
     [0, 4, 8, 12].map(|s| Pattern::from_u8((k >> s & 15) as u8))
 }
 
-/// The parameters as the engine has them now.
+/// The line-value model's parameters: the line values, shape bonuses and pair values in use, and
+/// the tempo share fitted with them.
 fn current() -> Vec<f64> {
     let mut th = vec![0.0; NPAR];
     for (i, v) in LINE_VALUE.iter().enumerate() {
@@ -94,7 +95,7 @@ fn current() -> Vec<f64> {
     for (i, v) in PAIR_VALUE.iter().enumerate() {
         th[PAIR_AT + i] = *v as f64;
     }
-    th[TEMPO_AT] = TEMPO.0 as f64 / TEMPO.1 as f64;
+    th[TEMPO_AT] = LINE_TEMPO.0 as f64 / LINE_TEMPO.1 as f64;
     th
 }
 
@@ -403,7 +404,7 @@ impl Table {
             let v = additive_score(p, info_shape(combine(p)));
             th[self.slot[k as usize] as usize] = v.min(EVAL_CAP as u32) as f64;
         }
-        th[MULTISETS] = TEMPO.0 as f64 / TEMPO.1 as f64;
+        th[MULTISETS] = LINE_TEMPO.0 as f64 / LINE_TEMPO.1 as f64;
         th
     }
 
@@ -483,8 +484,10 @@ impl Table {
                     g[MULTISETS] += de * a;
                 }
             }
+            // Each table's free values move (the split model has no tempo share to fit).
             let moves = |i: usize| match split {
-                Some(w) => i != MULTISETS && self.free[i % w],
+                Some(w) if i >= w => self.free[i - w],
+                Some(_) => i < MULTISETS && self.free[i],
                 None => i == MULTISETS || self.free[i],
             };
             for i in (0..n).filter(|&i| moves(i)) {
@@ -516,7 +519,9 @@ impl Table {
             out.push_str(&format!("    {},\n", row.join(", ")));
         }
         out.push_str("];\n\n");
-        out.push_str("/// The side to move's extra share of its own square total, in 64ths.\n");
+        out.push_str(&format!(
+            "/// The side to move's extra share of its own square total, in {TEMPO_DENOMINATOR}ths.\n"
+        ));
         out.push_str(&format!(
             "pub(super) const TEMPO: (i32, i32) = ({}, {TEMPO_DENOMINATOR});\n",
             (th[MULTISETS] * TEMPO_DENOMINATOR as f64).round() as i32
@@ -526,7 +531,8 @@ impl Table {
 }
 
 /// Where the waiting side's table starts in the parameters of the split model (one table for
-/// the side to move, one for the other, no tempo share), `None` in the one-table model.
+/// the side to move, one for the other, no tempo share), `None` in the engine's model (one
+/// table, the side to move's total scaled up by the tempo share). `tune --choices` shares it.
 fn waiting_at(th: &[f64]) -> Option<usize> {
     (th.len() > MULTISETS + 1).then_some(MULTISETS + 1)
 }
