@@ -408,6 +408,19 @@ impl Table {
         th
     }
 
+    /// Where the fit starts with `--line-prior`: every value from a fitted line-value model
+    /// (`lines`, the parameters of `current`), its tempo share last. The values the table fit
+    /// leaves alone (the rare combinations) then share the fitted values' scale instead of
+    /// keeping the additive model's, which prices a lone three five times as high.
+    fn prior_from_lines(&self, lines: &[f64]) -> Vec<f64> {
+        let mut th = vec![0.0; MULTISETS + 1];
+        for (k, _) in line_keys() {
+            th[self.slot[k as usize] as usize] = square(lines, k, None);
+        }
+        th[MULTISETS] = lines[TEMPO_AT];
+        th
+    }
+
     /// The split model's start: the side to move's table is the prior scaled up by the tempo
     /// share (capped), the waiting side's the prior itself, so that it starts where the
     /// one-table model does (but for the cap); the tempo slot stays zero.
@@ -543,15 +556,21 @@ fn tune_table(
     train: &[&Sample],
     test: &[&Sample],
     (epochs, split): (usize, bool),
+    lines: Option<&[f64]>,
     write: Option<&str>,
     command: &str,
 ) -> Result<()> {
     let t = Table::new(train);
-    let mut th = if split { t.prior_split() } else { t.prior() };
+    let mut th = match lines {
+        Some(lines) => t.prior_from_lines(lines),
+        None if split => t.prior_split(),
+        None => t.prior(),
+    };
     let scale = lowest(&SCALES, |x| t.loss(&th, train, x));
     println!(
-        "table: {} of {MULTISETS} values free; additive prior, scale {scale}: loss {:.5} fitted, {:.5} held out",
+        "table: {} of {MULTISETS} values free; {} prior, scale {scale}: loss {:.5} fitted, {:.5} held out",
         t.free.iter().filter(|&&f| f).count(),
+        if lines.is_some() { "fitted line-value" } else { "additive" },
         t.loss(&th, train, scale),
         t.loss(&th, test, scale)
     );
@@ -591,9 +610,31 @@ fn options<'a>(
     Ok((epochs, write, given))
 }
 
+/// Fits the line-value model from the values in use, reporting the losses as it goes.
+fn fit_lines(train: &[&Sample], test: &[&Sample], epochs: usize) -> Vec<f64> {
+    let mut th = current();
+    // The logistic scale that suits the current weights; the fit keeps it, so the new values
+    // stay in the engine's units.
+    let scale = lowest(&SCALES, |x| loss(&th, train, x));
+    println!(
+        "scale {scale}: loss {:.5} fitted, {:.5} held out",
+        loss(&th, train, scale),
+        loss(&th, test, scale)
+    );
+    in_rounds(epochs, |n, done| {
+        th = fit(&th, train, scale, n);
+        println!(
+            "epoch {done}: loss {:.5} fitted, {:.5} held out",
+            loss(&th, train, scale),
+            loss(&th, test, scale)
+        );
+    });
+    th
+}
+
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --split (with --table, not --write: also fit one table for the side to move and one for the other) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
             let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
@@ -610,11 +651,15 @@ pub fn main(args: &[String]) -> Result<()> {
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
     };
-    let (epochs, write, given) = options(rest, &["--table", "--split"])?;
+    let (epochs, write, given) = options(rest, &["--table", "--split", "--line-prior"])?;
     let table = given.contains(&"--table");
     let split = given.contains(&"--split");
+    let line_prior = given.contains(&"--line-prior");
     if split && !table {
         bail!("--split needs --table");
+    }
+    if line_prior && (!table || split) {
+        bail!("--line-prior needs --table, without --split");
     }
     if split && write.is_some() {
         bail!("--split fits for comparison only: the engine reads one table and a tempo share");
@@ -650,31 +695,17 @@ pub fn main(args: &[String]) -> Result<()> {
         test.len()
     );
     if table {
+        let lines = line_prior.then(|| fit_lines(&train, &test, epochs));
         return tune_table(
             &train,
             &test,
             (epochs, split),
+            lines.as_deref(),
             write,
             &format!("pbrain-gorin tune {}", args.join(" ")),
         );
     }
-    let mut th = current();
-    // The logistic scale that suits the current weights; the fit keeps it, so the new values
-    // stay in the engine's units.
-    let scale = lowest(&SCALES, |x| loss(&th, &train, x));
-    println!(
-        "scale {scale}: loss {:.5} fitted, {:.5} held out",
-        loss(&th, &train, scale),
-        loss(&th, &test, scale)
-    );
-    in_rounds(epochs, |n, done| {
-        th = fit(&th, &train, scale, n);
-        println!(
-            "epoch {done}: loss {:.5} fitted, {:.5} held out",
-            loss(&th, &train, scale),
-            loss(&th, &test, scale)
-        );
-    });
+    let th = fit_lines(&train, &test, epochs);
     let now = current();
     println!("{:<18} {:>8} {:>8}", "parameter", "now", "fitted");
     for i in 0..NPAR {
@@ -820,6 +851,22 @@ mod tests {
         // The fitted tempo share is written too, in the engine's 64ths.
         let tempo = (fitted[MULTISETS] * 64.0).round() as i32;
         assert!(src.contains(&format!("const TEMPO: (i32, i32) = ({tempo}, 64);")));
+    }
+
+    #[test]
+    fn line_prior_takes_every_value_from_the_line_model() {
+        let t = Table::slots_only();
+        // The line model in use is the additive model: its prior is the additive one.
+        assert_eq!(t.prior_from_lines(&current()), t.prior());
+        // A fitted line model moves the values the table fit would leave alone as well.
+        let mut lines = current();
+        lines[Pattern::F2 as usize] += 10.0;
+        lines[TEMPO_AT] = 0.25;
+        let th = t.prior_from_lines(&lines);
+        let f2 = pack([Pattern::F2, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
+        let r = t.slot[f2 as usize] as usize;
+        assert_eq!(th[r], t.prior()[r] + 10.0);
+        assert_eq!(th[MULTISETS], 0.25);
     }
 
     #[test]
