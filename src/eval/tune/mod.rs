@@ -4,8 +4,8 @@
 //! `choice` fits the combination table to a teacher's moves instead.
 
 use super::{
-    additive_score, combine, info_eval, info_shape, multiset_rank, pair_slot, shape_bonus, Shape,
-    EVAL_CAP, LINE_TEMPO, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
+    combine, info_eval, info_shape, multiset_rank, pair_slot, shape_bonus, Shape, EVAL_CAP,
+    LINE_TEMPO, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
 };
 use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Board, Pattern, Rule};
@@ -396,16 +396,10 @@ impl Table {
         th
     }
 
-    /// Where the fit starts: the additive model's values (capped), so that the same labels
-    /// always give the same table; the tempo share last.
+    /// Where the fit starts: the additive model's values (capped), that is the line-value
+    /// model in use, so that the same labels always give the same table; the tempo share last.
     fn prior(&self) -> Vec<f64> {
-        let mut th = vec![0.0; MULTISETS + 1];
-        for (k, p) in line_keys() {
-            let v = additive_score(p, info_shape(combine(p)));
-            th[self.slot[k as usize] as usize] = v.min(EVAL_CAP as u32) as f64;
-        }
-        th[MULTISETS] = LINE_TEMPO.0 as f64 / LINE_TEMPO.1 as f64;
-        th
+        self.prior_from_lines(&current())
     }
 
     /// Where the fit starts with `--line-prior`: every value from a fitted line-value model
@@ -734,6 +728,7 @@ mod tests {
     use super::*;
     use crate::board::notation::{parse_move_list, Rows};
     use crate::board::Pos;
+    use crate::eval::additive_score;
 
     /// A game record from a pos-notation move list.
     fn record(moves: &str) -> GameRecord {
@@ -856,8 +851,13 @@ mod tests {
     #[test]
     fn line_prior_takes_every_value_from_the_line_model() {
         let t = Table::slots_only();
-        // The line model in use is the additive model: its prior is the additive one.
-        assert_eq!(t.prior_from_lines(&current()), t.prior());
+        // The line model in use is the engine's additive model, capped, with its tempo share.
+        let prior = t.prior();
+        for (k, p) in line_keys() {
+            let v = additive_score(p, info_shape(combine(p))).min(EVAL_CAP as u32);
+            assert_eq!(prior[t.slot[k as usize] as usize], v as f64, "{p:?}");
+        }
+        assert_eq!(prior[MULTISETS], LINE_TEMPO.0 as f64 / LINE_TEMPO.1 as f64);
         // A fitted line model moves the values the table fit would leave alone as well.
         let mut lines = current();
         lines[Pattern::F2 as usize] += 10.0;
@@ -865,7 +865,7 @@ mod tests {
         let th = t.prior_from_lines(&lines);
         let f2 = pack([Pattern::F2, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
         let r = t.slot[f2 as usize] as usize;
-        assert_eq!(th[r], t.prior()[r] + 10.0);
+        assert_eq!(th[r], prior[r] + 10.0);
         assert_eq!(th[MULTISETS], 0.25);
     }
 
