@@ -141,14 +141,16 @@ fn loss(th: &[f64], set: &[&Sample], scale: f64) -> f64 {
 }
 
 /// The sample of a position if it is quiet: neither side can make a four or better on the
-/// move, nor does the opponent threaten an open four or a four-three.
-fn sample_of(b: &Board, result: f64) -> Option<Sample> {
+/// move, nor does the opponent threaten an open four or a four-three. With `fours` the side to
+/// move may have fours (not a four-three or better): the search's leaves have such positions.
+fn sample_of(b: &Board, result: f64, fours: bool) -> Option<Sample> {
+    let mine_max = if fours { Shape::FourThree } else { Shape::Four };
     let me = b.side_to_move();
     let (mut sm, mut so) = (Vec::new(), Vec::new());
     for q in b.squares().filter(|&q| b.is_empty(q)) {
         let (pm, po) = (b.patterns(q, me), b.patterns(q, me.opposite()));
         let (shm, sho) = (info_shape(combine(pm)), info_shape(combine(po)));
-        if shm >= Shape::Four || sho >= Shape::FourThree {
+        if shm >= mine_max || sho >= Shape::FourThree {
             return None;
         }
         sm.push(pack(pm));
@@ -180,7 +182,7 @@ fn samples_of(rec: &GameRecord, out: &mut Vec<Sample>) -> Result<()> {
                 Some(c) if c == b.side_to_move() => 1.0,
                 Some(_) => 0.0,
             };
-            out.extend(sample_of(&b, result));
+            out.extend(sample_of(&b, result, false));
         }
         b.play(p)?;
     }
@@ -189,7 +191,7 @@ fn samples_of(rec: &GameRecord, out: &mut Vec<Sample>) -> Result<()> {
 
 /// Labelled positions, one per line: board size, move list in pos notation (`h8i9h7`), and the
 /// side to move's probability of winning, separated by tabs (`#` starts a comment). Freestyle.
-fn load_labels(path: &Path) -> Result<(usize, Vec<Sample>)> {
+fn load_labels(path: &Path, fours: bool) -> Result<(usize, Vec<Sample>)> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut lines = 0;
@@ -222,7 +224,7 @@ fn load_labels(path: &Path) -> Result<(usize, Vec<Sample>)> {
             b.play(p).map_err(|e| anyhow::anyhow!("{}: {e:?}", bad()))?;
         }
         lines += 1;
-        samples.extend(sample_of(&b, prob));
+        samples.extend(sample_of(&b, prob, fours));
     }
     Ok((lines, samples))
 }
@@ -568,6 +570,14 @@ fn tune_table(
         t.loss(&th, train, scale),
         t.loss(&th, test, scale)
     );
+    // The table in use, at the scale that suits it, is the mark a fit must beat.
+    let now = t.engine_values();
+    let now_scale = lowest(&SCALES, |x| t.loss(&now, train, x));
+    println!(
+        "table in use, scale {now_scale}: loss {:.5} fitted, {:.5} held out",
+        t.loss(&now, train, now_scale),
+        t.loss(&now, test, now_scale)
+    );
     in_rounds(epochs, |n, done| {
         th = t.fit(&th, train, scale, n);
         println!(
@@ -628,7 +638,7 @@ fn fit_lines(train: &[&Sample], test: &[&Sample], epochs: usize) -> Vec<f64> {
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
             let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
@@ -645,8 +655,12 @@ pub fn main(args: &[String]) -> Result<()> {
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
     };
-    let (epochs, write, given) = options(rest, &["--table", "--split", "--line-prior"])?;
+    let (epochs, write, given) = options(rest, &["--table", "--split", "--line-prior", "--fours"])?;
     let table = given.contains(&"--table");
+    let fours = given.contains(&"--fours");
+    if fours && !source.0 {
+        bail!("--fours reads labelled positions (--labels FILE)");
+    }
     let split = given.contains(&"--split");
     let line_prior = given.contains(&"--line-prior");
     if split && !table {
@@ -659,7 +673,7 @@ pub fn main(args: &[String]) -> Result<()> {
         bail!("--split fits for comparison only: the engine reads one table and a tempo share");
     }
     let (games, samples) = match source {
-        (true, file) => load_labels(Path::new(file))?,
+        (true, file) => load_labels(Path::new(file), fours)?,
         (false, dir) => load(Path::new(dir))?,
     };
     let what = if source.0 {
@@ -768,7 +782,7 @@ mod tests {
         let good = dir.join("good.tsv");
         // A quiet position (two stones each, far apart) and a comment.
         std::fs::write(&good, "# size moves p\n15\th8a1i9a15\t0.75\n").unwrap();
-        let (n, samples) = load_labels(&good).unwrap();
+        let (n, samples) = load_labels(&good, false).unwrap();
         assert_eq!(n, 1);
         assert_eq!(samples.len(), 1);
         assert_eq!(samples[0].result, 0.75);
@@ -781,9 +795,34 @@ mod tests {
         ] {
             let path = dir.join("bad.tsv");
             std::fs::write(&path, bad).unwrap();
-            assert!(load_labels(&path).is_err(), "{bad:?} accepted");
+            assert!(load_labels(&path, false).is_err(), "{bad:?} accepted");
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn fours_admit_the_side_to_moves_fours_but_not_its_winning_shapes() {
+        let board = |moves: &str| {
+            let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+            for p in parse_move_list(moves, 15, 15, Rows::FromTop).unwrap() {
+                b.play(p).unwrap();
+            }
+            b
+        };
+        // Black to move with a three that white closed at g8: k8 and l8 make fours.
+        let closed = board("h8g8i8a1j8a3");
+        assert!(sample_of(&closed, 0.5, false).is_none());
+        let s = sample_of(&closed, 0.5, true).expect("a four to make is admitted");
+        let most = s.me.iter().map(|&k| info_shape(combine(unpack(k)))).max();
+        assert_eq!(most, Some(Shape::Four));
+        // An open three makes an open four: a win, not a position to fit, either way.
+        let open = board("h8a1i8a3j8a5");
+        assert!(sample_of(&open, 0.5, false).is_none());
+        assert!(sample_of(&open, 0.5, true).is_none());
+        // Quiet positions are admitted by both.
+        let quiet = board("h8a1i9a15");
+        assert!(sample_of(&quiet, 0.5, false).is_some());
+        assert!(sample_of(&quiet, 0.5, true).is_some());
     }
 
     #[test]
