@@ -681,8 +681,9 @@ pub fn main(args: &[String]) -> Result<()> {
     } else {
         "games"
     };
+    let kind = if fours { "quiet or four" } else { "quiet" };
     if samples.is_empty() {
-        bail!("no quiet positions in {}", source.1);
+        bail!("no {kind} positions in {}", source.1);
     }
     let train: Vec<&Sample> = samples
         .iter()
@@ -697,7 +698,7 @@ pub fn main(args: &[String]) -> Result<()> {
         .map(|(_, s)| s)
         .collect();
     println!(
-        "{games} {what}, {} quiet positions ({} to fit, {} held out)",
+        "{games} {what}, {} {kind} positions ({} to fit, {} held out)",
         samples.len(),
         train.len(),
         test.len()
