@@ -568,9 +568,9 @@ impl<'s> Worker<'s> {
     /// Leaf (quiescence): a short VCF search by the threat solver when the side to move has a
     /// four to start one; then an opponent's open three or four-three square is answered by
     /// search (the best few replies, a few plies deep) and anything else stands pat on the
-    /// evaluation. Our fours
-    /// are not searched here: the solver has tried them, and searching them for score (up to
-    /// eight deep) took most of the nodes and hid the deep wins the main search should see.
+    /// evaluation. Our fours are not searched here: the solver has tried them, and searching
+    /// them for score (up to eight deep) took most of the nodes and hid the deep wins the main
+    /// search should see.
     fn leaf(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         let me = self.pos.side_to_move();
         let has_fours = self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
@@ -595,8 +595,9 @@ impl<'s> Worker<'s> {
         let opp = me.opposite();
         // A four-three square of the opponent's wins as surely as an open three once we have no
         // four left (the quick check one ply on scores it as a win), so it is answered by search
-        // too. (Its double-three squares as well: bench alpha-beta nodes +39 %, 35-55-6 against
-        // PentaZen, +0.9 %, standard error 3.6 %, slot by slot: not kept.)
+        // too; renju black's are left to the evaluation, as in that check (its threes may turn
+        // false). (Its double-three squares as well: bench alpha-beta nodes +39 %, 35-55-6
+        // against PentaZen, +0.9 %, standard error 3.6 %, slot by slot: not kept.)
         let threat = self.pos.count(opp, Shape::Flex4) > 0
             || (self.pos.count(opp, Shape::FourThree) > 0
                 && !(self.pos.renju() && opp == Color::Black));
@@ -657,8 +658,8 @@ mod tests {
     use crate::board::{Board, Rule};
 
     /// Freestyle, white to move, no four for white anywhere; black has a four-three square at
-    /// d4 (a four on row 4 closed by white at h4, an open three down column d) and, with
-    /// `second`, another at l12 far away.
+    /// (3, 3) (a four along y = 3 closed by white at (7, 3), an open three along x = 3) and,
+    /// with `second`, another at (11, 11), far away.
     fn four_three_position(second: bool) -> Position {
         let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
         let mut black = vec![(4, 3), (5, 3), (6, 3), (3, 4), (3, 5)];
