@@ -805,7 +805,8 @@ fn refutation_widens_until_a_deeper_win_shows() {
 }
 
 /// The leaves' scan-free VCF must give the scanning one's answer, line and node count, under
-/// every rule where the position's four squares are complete (renju black excepted).
+/// every rule where the position's four squares are complete (renju black excepted); so must
+/// the leaves' own call on its small table, which must leave the main table alone.
 #[test]
 fn vcf_with_known_fours_matches_the_scanning_vcf() {
     use crate::search::threat::{Proof, Solver, ThreatLimits};
@@ -844,6 +845,14 @@ fn vcf_with_known_fours_matches_the_scanning_vcf() {
                 let k = s2.vcf_with_fours(&mut b.clone(), crate::eval::iter_bits(&fours), &lim);
                 assert_eq!(a, k, "{rule:?} {}", crate::board::notation::move_list(&b));
                 assert_eq!(s1.nodes(), s2.nodes());
+                let mut s3 = Solver::new();
+                let l = s3.vcf_leaf(&mut b.clone(), crate::eval::iter_bits(&fours), &lim);
+                assert_eq!(a, l);
+                assert_eq!(s1.nodes(), s3.nodes());
+                // Nothing the leaf stored is in the main table: the same search there runs as
+                // on a fresh solver (on a shared table its cached results would save nodes).
+                assert_eq!(s3.vcf(&mut b.clone(), &lim), a);
+                assert_eq!(s1.nodes(), s3.nodes());
                 compared += 1;
                 wins += matches!(a, Proof::Win(_)) as usize;
             }

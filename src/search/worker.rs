@@ -594,7 +594,7 @@ impl<'s> Worker<'s> {
             } else {
                 let fours = self.pos.any_fours(me);
                 self.solver
-                    .vcf_with_fours(self.pos.board_mut(), iter_bits(&fours), &lim)
+                    .vcf_leaf(self.pos.board_mut(), iter_bits(&fours), &lim)
             };
             if let Proof::Win(line) = proof {
                 return MATE - ply as i32 - line.len().max(1) as i32;

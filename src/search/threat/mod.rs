@@ -114,10 +114,14 @@ const CAND_CAP: usize = 1 << 16;
 const KILLER_PLIES: usize = 256;
 /// Default hash table: 2^20 entries of 12 bytes.
 const DEFAULT_TT_BITS: u32 = 20;
+/// Entries (log2) of the leaf VCFs' table: 12 bytes each, 384 KiB, within a core's L2 cache.
+const LEAF_TT_BITS: u32 = 17;
 
 /// A threat solver with its own caches; one per search thread, reused across searches.
 pub struct Solver {
     tt: Table,
+    /// The search's leaf VCFs' own small table (see `vcf_leaf`).
+    leaf_tt: Table,
     /// Candidate squares of every VCF ply, stacked.
     cands: Vec<Pos>,
     /// Scored moves of every ply, stacked.
@@ -195,6 +199,7 @@ impl Solver {
     pub fn with_table_bits(bits: u32) -> Solver {
         Solver {
             tt: Table::new(bits.clamp(10, 28)),
+            leaf_tt: Table::new(LEAF_TT_BITS),
             cands: Vec::with_capacity(CAND_CAP),
             moves: Vec::with_capacity(CAND_CAP),
             stamp: vec![0; NCELLS],
@@ -241,11 +246,13 @@ impl Solver {
     /// what it depends on (attacker, search kind) and cut-off results last one search only.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.leaf_tt.clear();
     }
 
     /// Starts a VCT search: a new table generation, no killers, no attack known to win.
     fn new_search(&mut self) {
         self.tt.new_generation();
+        self.leaf_tt.new_generation();
         self.killers.iter_mut().for_each(|k| *k = [Pos::NONE; 2]);
         self.won.iter_mut().for_each(|w| *w = false);
     }
@@ -277,6 +284,21 @@ impl Solver {
         let mut s = Search::begin(self, board, limits, None);
         let r = s.vcf_root_known(board, fours);
         s.finish(r)
+    }
+
+    /// `vcf_with_fours` on a small table of its own, for the alpha-beta's leaves: their short,
+    /// budgeted VCFs probe a table at every node, and in the main table (far larger than the
+    /// caches) most of those probes missed the caches.
+    pub fn vcf_leaf(
+        &mut self,
+        board: &mut Board,
+        fours: impl IntoIterator<Item = Pos>,
+        limits: &ThreatLimits,
+    ) -> Proof {
+        std::mem::swap(&mut self.tt, &mut self.leaf_tt);
+        let r = self.vcf_with_fours(board, fours, limits);
+        std::mem::swap(&mut self.tt, &mut self.leaf_tt);
+        r
     }
 
     /// Looks for a VCF of at most `max_moves` attacker moves (the final five included).
