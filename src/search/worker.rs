@@ -620,8 +620,14 @@ impl<'s> Worker<'s> {
             self.moves[ply] = moves;
             return -(MATE - ply as i32 - 4);
         }
-        moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
-        moves.truncate(QS_MAX_DEFENCES);
+        // The best few, best first (no two squares tie, so this is the order a full sort
+        // gives, without sorting the rest).
+        let order = |a: &ScoredMove, b: &ScoredMove| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos));
+        if moves.len() > QS_MAX_DEFENCES {
+            moves.select_nth_unstable_by(QS_MAX_DEFENCES - 1, order);
+            moves.truncate(QS_MAX_DEFENCES);
+        }
+        moves.sort_unstable_by(order);
         let mut best = -INF;
         for &ScoredMove { pos: m, .. } in moves.iter() {
             if !self.pos.is_legal(m, me) {
