@@ -63,10 +63,10 @@ pub struct SearchResult {
 /// Transposition-table size when the caller sets no memory limit.
 const DEFAULT_TT_BYTES: u64 = 64 << 20;
 /// Memory the engine needs besides the table: binary, pattern tables, per-thread state and
-/// the threat solvers' caches (`SOLVER_BYTES` of it).
+/// the threat solvers' caches (`SOLVER_BYTES` and an eighth more of it).
 const BASE_BYTES: u64 = 24 << 20;
-/// The threat solvers' caches, split between the search threads, so that more threads never
-/// take more memory than `max_memory` allows.
+/// The threat solvers' main caches, split between the search threads, so that more threads
+/// never take more memory than `max_memory` allows (each solver's leaf table adds an eighth).
 const SOLVER_BYTES: u64 = 12 << 20;
 
 /// Cache size (log2 of entries, 12 bytes each) of each thread's threat solver.
