@@ -155,21 +155,6 @@ impl Table {
         data >> 58
     }
 
-    /// Asks the CPU to load `key`'s bucket, for a probe a little later: the table is far
-    /// larger than the caches and most probes miss them.
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.word(self.bucket_of(key)) as *const AtomicU64 as *const i8;
-            // SAFETY: a prefetch is a hint that never faults; `p` points into the table, and
-            // SSE (which provides the instruction) is part of the x86_64 baseline.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
     /// Looks `key` up; the score is adjusted for `ply`.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {

@@ -509,9 +509,6 @@ impl<'s> Worker<'s> {
             {
                 break;
             }
-            // The child probes the table first thing: its bucket loads while `make` updates
-            // the board and the evaluation.
-            sh.tt.prefetch(self.pos.board().hash_after(m));
             self.pos.make(m);
             let mut score;
             if i == 0 {
