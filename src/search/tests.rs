@@ -846,7 +846,9 @@ fn vcf_with_known_fours_matches_the_scanning_vcf() {
                 assert_eq!(a, k, "{rule:?} {}", crate::board::notation::move_list(&b));
                 assert_eq!(s1.nodes(), s2.nodes());
                 let mut s3 = Solver::new();
-                let l = s3.vcf_leaf(&mut b.clone(), crate::eval::iter_bits(&fours), &lim);
+                let l = s3.on_leaf_table(|s| {
+                    s.vcf_with_fours(&mut b.clone(), crate::eval::iter_bits(&fours), &lim)
+                });
                 assert_eq!(a, l);
                 assert_eq!(s1.nodes(), s3.nodes());
                 // Nothing the leaf stored is in the main table: the same search there runs as

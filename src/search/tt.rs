@@ -84,12 +84,16 @@ impl Table {
         // (every probe then touched two lines). An alignment of 64 in the layout itself would
         // make the allocator zero every page up front instead of leaving them to the OS.
         let layout = Layout::array::<AtomicU64>(words + LINE / 8).expect("table layout");
-        // Zeroed memory is a valid array of zero atomics, and an all-zero entry is empty.
+        // SAFETY: the layout is not empty. Zeroed memory is a valid array of zero atomics, and
+        // an all-zero entry is empty.
         let raw = unsafe { alloc_zeroed(layout) };
         if raw.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
-        let ptr = unsafe { raw.add(raw.align_offset(LINE)) } as *mut AtomicU64;
+        // The block is 8-aligned, so the offset is a whole number of words below one line.
+        let skip = (LINE - raw as usize % LINE) % LINE;
+        // SAFETY: `skip` bytes plus the buckets' `words * 8` fit in the `words * 8 + LINE` bytes.
+        let ptr = unsafe { raw.add(skip) } as *mut AtomicU64;
         Table {
             ptr,
             raw,

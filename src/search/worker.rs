@@ -589,13 +589,15 @@ impl<'s> Worker<'s> {
             };
             // The leaf knows its four squares, so the solver need not scan the board for
             // them; renju black's are scanned, since the position leaves out forbidden ones.
-            let proof = if self.pos.renju() && me == Color::Black {
-                self.solver.vcf(self.pos.board_mut(), &lim)
-            } else {
-                let fours = self.pos.any_fours(me);
-                self.solver
-                    .vcf_leaf(self.pos.board_mut(), iter_bits(&fours), &lim)
-            };
+            let pos = &mut self.pos;
+            let proof = self.solver.on_leaf_table(|solver| {
+                if pos.renju() && me == Color::Black {
+                    solver.vcf(pos.board_mut(), &lim)
+                } else {
+                    let fours = pos.any_fours(me);
+                    solver.vcf_with_fours(pos.board_mut(), iter_bits(&fours), &lim)
+                }
+            });
             if let Proof::Win(line) = proof {
                 return MATE - ply as i32 - line.len().max(1) as i32;
             }

@@ -122,7 +122,7 @@ const LEAF_TT_SHIFT: u32 = 3;
 /// A threat solver with its own caches; one per search thread, reused across searches.
 pub struct Solver {
     tt: Table,
-    /// The search's leaf VCFs' own small table (see `vcf_leaf`).
+    /// The search's leaf VCFs' own small table (see `on_leaf_table`).
     leaf_tt: Table,
     /// Candidate squares of every VCF ply, stacked.
     cands: Vec<Pos>,
@@ -290,17 +290,12 @@ impl Solver {
         s.finish(r)
     }
 
-    /// `vcf_with_fours` on a small table of its own, for the alpha-beta's leaves: their short,
-    /// budgeted VCFs probe a table at every node, and in the main table (far larger than the
-    /// caches) most of those probes missed the caches.
-    pub fn vcf_leaf(
-        &mut self,
-        board: &mut Board,
-        fours: impl IntoIterator<Item = Pos>,
-        limits: &ThreatLimits,
-    ) -> Proof {
+    /// Runs `f` (the alpha-beta's leaf VCF) on the solver's small leaf table: those short,
+    /// budgeted searches probe a table at every node, and in the main table (far larger than
+    /// the caches, and kept full by the root's VCT checks) most of their probes missed.
+    pub fn on_leaf_table<R>(&mut self, f: impl FnOnce(&mut Solver) -> R) -> R {
         std::mem::swap(&mut self.tt, &mut self.leaf_tt);
-        let r = self.vcf_with_fours(board, fours, limits);
+        let r = f(self);
         std::mem::swap(&mut self.tt, &mut self.leaf_tt);
         r
     }
