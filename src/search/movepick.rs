@@ -13,6 +13,13 @@ pub struct ScoredMove {
     pub score: i32,
 }
 
+impl ScoredMove {
+    /// Search order: higher score first, then the lower square (no two moves tie).
+    pub fn best_first(a: &ScoredMove, b: &ScoredMove) -> std::cmp::Ordering {
+        b.score.cmp(&a.score).then(a.pos.cmp(&b.pos))
+    }
+}
+
 /// Why the move list holds what it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

@@ -621,12 +621,11 @@ impl<'s> Worker<'s> {
         }
         // The best few, best first (no two squares tie, so this is the order a full sort
         // gives, without sorting the rest).
-        let order = |a: &ScoredMove, b: &ScoredMove| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos));
         if moves.len() > QS_MAX_DEFENCES {
-            moves.select_nth_unstable_by(QS_MAX_DEFENCES - 1, order);
+            moves.select_nth_unstable_by(QS_MAX_DEFENCES - 1, ScoredMove::best_first);
             moves.truncate(QS_MAX_DEFENCES);
         }
-        moves.sort_unstable_by(order);
+        moves.sort_unstable_by(ScoredMove::best_first);
         let mut best = -INF;
         for &ScoredMove { pos: m, .. } in moves.iter() {
             if !self.pos.is_legal(m, me) {
@@ -655,7 +654,7 @@ impl<'s> Worker<'s> {
 
 /// Root moves in ordering order (best first), ties broken by square.
 pub fn root_moves_from(mut moves: Vec<ScoredMove>) -> Vec<RootMove> {
-    moves.sort_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    moves.sort_by(ScoredMove::best_first);
     moves
         .into_iter()
         .map(|m| RootMove {
