@@ -61,9 +61,8 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 pub struct Table {
     /// The first bucket, on a cache-line boundary.
     ptr: *mut AtomicU64,
-    /// The allocation (`ptr` lies up to one line into it) and its layout, for `drop`.
+    /// The allocation (`ptr` lies up to one line into it; see `layout`), for `drop`.
     raw: *mut u8,
-    layout: Layout,
     /// Number of u64 words (two per entry).
     words: usize,
     buckets: usize,
@@ -79,11 +78,7 @@ impl Table {
     pub fn new(bytes: u64) -> Table {
         let buckets = ((bytes as usize) / (BUCKET * ENTRY_BYTES)).max(1);
         let words = buckets * BUCKET * 2;
-        // One line more than the buckets need, so that they can start on a line boundary: a
-        // bucket is one cache line, and the allocator's large blocks start 16 bytes past one
-        // (every probe then touched two lines). An alignment of 64 in the layout itself would
-        // make the allocator zero every page up front instead of leaving them to the OS.
-        let layout = Layout::array::<AtomicU64>(words + LINE / 8).expect("table layout");
+        let layout = Self::layout(words);
         // SAFETY: the layout is not empty. Zeroed memory is a valid array of zero atomics, and
         // an all-zero entry is empty.
         let raw = unsafe { alloc_zeroed(layout) };
@@ -97,11 +92,19 @@ impl Table {
         Table {
             ptr,
             raw,
-            layout,
             words,
             buckets,
             generation: AtomicU64::new(0),
         }
+    }
+
+    /// The allocation for `words` words of buckets: one line more than they need, so that they
+    /// can start on a line boundary. A bucket is one cache line, and the allocator's large
+    /// blocks start 16 bytes past one (every probe then touched two lines). An alignment of 64
+    /// in the layout itself would make the allocator zero every page up front instead of
+    /// leaving them to the OS.
+    fn layout(words: usize) -> Layout {
+        Layout::array::<AtomicU64>(words + LINE / 8).expect("table layout")
     }
 
     /// Size in bytes.
@@ -271,7 +274,7 @@ impl Table {
 
 impl Drop for Table {
     fn drop(&mut self) {
-        unsafe { dealloc(self.raw, self.layout) };
+        unsafe { dealloc(self.raw, Self::layout(self.words)) };
     }
 }
 
@@ -286,7 +289,7 @@ mod tests {
             assert_eq!(t.ptr as usize % LINE, 0, "{bytes} bytes");
             // The buckets end inside the allocation.
             let end = t.ptr as usize + t.words * 8;
-            assert!(end <= t.raw as usize + t.layout.size());
+            assert!(end <= t.raw as usize + Table::layout(t.words).size());
             assert!(t.bytes() <= bytes.max(LINE as u64));
         }
     }
