@@ -115,6 +115,8 @@ impl Table {
     #[inline]
     fn word(&self, i: usize) -> &AtomicU64 {
         debug_assert!(i < self.words);
+        // SAFETY: every caller's index is below `words` (a slot of a bucket from `bucket_of`, or
+        // `clear`'s loop), and the `words` words from `ptr` on lie inside the allocation.
         unsafe { &*self.ptr.add(i) }
     }
 
@@ -274,6 +276,8 @@ impl Table {
 
 impl Drop for Table {
     fn drop(&mut self) {
+        // SAFETY: `raw` came from `alloc_zeroed` with this same layout (`words` never changes)
+        // and is freed only here.
         unsafe { dealloc(self.raw, Self::layout(self.words)) };
     }
 }
