@@ -148,6 +148,24 @@ pub(crate) const EVAL_CAP: i32 = 250;
 /// Share of its own square total the side to move gets for the move in hand (numerator,
 /// denominator); fitted with the table (`fitted.rs`).
 pub(crate) const TEMPO: (i32, i32) = fitted::TEMPO;
+/// The joint term: what a square is worth to one colour also depends on what it is worth to the
+/// other (a square both want is taken by the side to move, and a square only the waiting side
+/// wants is a threat that side keeps). Each colour's squares fall into buckets by their additive
+/// score (fixed, so that a refit of the table leaves the buckets as they were); the evaluation
+/// adds `JOINT[m][w]` for every empty square, `m` its bucket for the side to move and `w` for
+/// the other. Fitted with the table (`tune --table --joint`), in `JOINT_UNIT`ths: the low
+/// buckets' values sum over a hundred squares, where whole units would round away the fit.
+pub(crate) const JOINT_UNIT: i32 = 16;
+pub(crate) const JOINT_BOUNDS: [i32; 8] = [1, 5, 15, 30, 60, 100, 160, 250];
+pub(crate) const JOINT_BUCKETS: usize = JOINT_BOUNDS.len() + 1;
+pub(crate) const JOINT: [[i16; JOINT_BUCKETS]; JOINT_BUCKETS] = fitted::JOINT;
+
+/// The joint term's bucket of a square's additive score.
+#[inline]
+pub(crate) fn joint_bucket(score: i32) -> usize {
+    JOINT_BOUNDS.iter().filter(|&&b| score >= b).count()
+}
+
 /// The denominator `tune --table` writes the tempo share with.
 pub(crate) const TEMPO_DENOMINATOR: i32 = 64;
 /// The tempo share fitted with the line values: the additive model's own, where a table fit

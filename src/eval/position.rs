@@ -4,6 +4,7 @@
 
 use super::{combo_table, info_eval, info_score, info_shape, Shape, SquareInfo, COMBOS};
 use super::{FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
+use super::{JOINT, JOINT_BOUNDS, JOINT_UNIT};
 use crate::board::pattern::pair_table;
 use crate::board::{Board, Color, Pos, Rule, NCELLS, STRIDE};
 use std::sync::OnceLock;
@@ -68,6 +69,7 @@ struct Saved {
 struct Mark {
     undo: u32,
     total: [i32; 2],
+    joint: [i32; 2],
     counts: [[u16; 7]; 2],
     /// The candidate words around the move, from `cand_at`.
     cand: [u64; NEAR_WORDS],
@@ -125,6 +127,9 @@ pub struct Position {
     /// bits, white's in the high 16.
     pats: Box<[u32]>,
     total: [i32; 2],
+    /// The joint term (`JOINT`, in `JOINT_UNIT`ths) over the empty squares, for each colour as
+    /// the side to move.
+    joint: [i32; 2],
     sets: [[Bits; NSETS]; 2],
     counts: [[u16; 7]; 2],
     /// Squares that are no candidates whatever the stones: occupied or off the board.
@@ -152,6 +157,7 @@ impl Position {
             info: vec![[0; 2]; NCELLS].into_boxed_slice(),
             pats: vec![0; NCELLS].into_boxed_slice(),
             total: [0; 2],
+            joint: [0; 2],
             sets: [[[0; WORDS]; NSETS]; 2],
             counts: [[0; 7]; 2],
             blocked: [0; WORDS],
@@ -284,7 +290,7 @@ impl Position {
         let me = self.side_to_move();
         let a = self.total(me);
         let b = self.total(me.opposite());
-        a - b + a * TEMPO.0 / TEMPO.1
+        a - b + a * TEMPO.0 / TEMPO.1 + self.joint[me.index()] / JOINT_UNIT
     }
 
     /// Places the side to move on the empty square `p`.
@@ -295,6 +301,7 @@ impl Position {
         self.marks.push(Mark {
             undo: self.undo.len() as u32,
             total: self.total,
+            joint: self.joint,
             counts: self.counts,
             cand: self.cand[at..at + NEAR_WORDS]
                 .try_into()
@@ -329,6 +336,7 @@ impl Position {
         // Totals and counts come back whole; the squares get their infos back, and move
         // between bit sets only where their shape changed.
         self.total = mark.total;
+        self.joint = mark.joint;
         self.counts = mark.counts;
         for s in self.undo.drain(mark.undo as usize..).rev() {
             let i = s.index as usize;
@@ -456,6 +464,12 @@ impl Position {
         self.info[i][c.index()] = v;
         let ci = c.index();
         self.total[ci] += eval_value(v) - eval_value(old);
+        let (bo, bn) = (joint_bucket_of(old), joint_bucket_of(v));
+        if bo != bn {
+            let bx = joint_bucket_of(self.info[i][1 - ci]);
+            self.joint[ci] += joint_value(bn, bx) - joint_value(bo, bx);
+            self.joint[1 - ci] += joint_value(bx, bn) - joint_value(bx, bo);
+        }
         let (os, ns) = (info_shape(old), info_shape(v));
         if os != ns {
             if os != Shape::None {
@@ -476,8 +490,19 @@ impl Position {
     /// Recomputes everything from the board and compares (tests).
     pub fn verify(&self) -> bool {
         let fresh = Position::new(&self.board);
+        // The joint term summed square by square, not as `set` keeps it.
+        let mut joint = [0; 2];
+        for (i, info) in self.info.iter().enumerate() {
+            if pos_of(i) != Pos::NONE && self.board.is_empty(pos_of(i)) {
+                let (b, w) = (joint_bucket_of(info[0]), joint_bucket_of(info[1]));
+                joint[0] += joint_value(b, w);
+                joint[1] += joint_value(w, b);
+            }
+        }
         fresh.info == self.info
             && fresh.total == self.total
+            && joint == self.joint
+            && fresh.joint == self.joint
             && fresh.sets == self.sets
             && fresh.counts == self.counts
             && fresh.blocked == self.blocked
@@ -489,6 +514,36 @@ impl Position {
 #[inline]
 fn eval_value(v: SquareInfo) -> i32 {
     info_eval(v)
+}
+
+// Occupied squares and squares worth nothing to either side sit in bucket (0, 0), which the
+// sums leave out: its value must be zero.
+const _: () = assert!(JOINT[0][0] == 0 && JOINT_BOUNDS[JOINT_BOUNDS.len() - 1] <= 255);
+
+/// `joint_bucket` of every score up to the last bound, which every larger score shares.
+const BUCKET_OF: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut s = 0;
+    while s < 256 {
+        let mut k = 0;
+        while k < JOINT_BOUNDS.len() && s as i32 >= JOINT_BOUNDS[k] {
+            k += 1;
+        }
+        t[s] = k as u8;
+        s += 1;
+    }
+    t
+};
+
+#[inline]
+fn joint_bucket_of(v: SquareInfo) -> usize {
+    BUCKET_OF[(info_score(v) as usize).min(255)] as usize
+}
+
+/// The joint term of one square: `m` its bucket for the side to move, `w` for the other.
+#[inline]
+fn joint_value(m: usize, w: usize) -> i32 {
+    JOINT[m][w] as i32
 }
 
 #[inline]
@@ -547,6 +602,20 @@ mod tests {
         }
         // The largest board: the candidate words of its last rows are the last of the set.
         random_game(Rule::Freestyle, 32, 5, 400);
+    }
+
+    #[test]
+    fn joint_buckets_agree_with_the_bounds() {
+        for score in 0..1000 {
+            let v = score as SquareInfo;
+            assert_eq!(
+                joint_bucket_of(v),
+                crate::eval::joint_bucket(score),
+                "score {score}"
+            );
+        }
+        assert_eq!(joint_bucket_of(0), 0);
+        assert_eq!(joint_bucket_of(65535), crate::eval::JOINT_BUCKETS - 1);
     }
 
     #[test]

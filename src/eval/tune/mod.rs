@@ -4,8 +4,9 @@
 //! `choice` fits the combination table to a teacher's moves instead.
 
 use super::{
-    combine, info_eval, info_shape, multiset_rank, pair_slot, shape_bonus, Shape, EVAL_CAP,
-    LINE_TEMPO, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
+    combine, info_eval, info_score, info_shape, joint_bucket, multiset_rank, pair_slot,
+    shape_bonus, Shape, EVAL_CAP, JOINT, JOINT_BUCKETS, JOINT_UNIT, LINE_TEMPO, LINE_VALUE,
+    MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
 };
 use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Board, Pattern, Rule};
@@ -57,7 +58,37 @@ struct Sample {
     me: Vec<u16>,
     opp: Vec<u16>,
     result: f64,
+    /// Per square (as `me`): its slot in the joint term, the side to move's bucket times
+    /// `JOINT_BUCKETS` plus the other's.
+    joint: Vec<u8>,
 }
+
+impl Sample {
+    fn new(me: Vec<u16>, opp: Vec<u16>, result: f64) -> Sample {
+        let joint = me
+            .iter()
+            .zip(&opp)
+            .map(|(&m, &o)| joint_slot(m, o))
+            .collect();
+        Sample {
+            me,
+            opp,
+            result,
+            joint,
+        }
+    }
+}
+
+/// The joint term's slot of a square with line patterns `me` for the side to move and `opp`.
+fn joint_slot(me: u16, opp: u16) -> u8 {
+    let bucket = |k: u16| joint_bucket(info_score(combine(unpack(k))));
+    (bucket(me) * JOINT_BUCKETS + bucket(opp)) as u8
+}
+
+/// Parameters of the joint term.
+const NJOINT: usize = JOINT_BUCKETS * JOINT_BUCKETS;
+/// The joint term's values stay within this.
+const JOINT_MAX: f64 = 500.0;
 
 /// Whether a parameter keeps its hand-set value: the winning shapes are over the cap and never
 /// reach the evaluation (positions with them are not quiet), and "nothing" stays zero.
@@ -156,11 +187,7 @@ fn sample_of(b: &Board, result: f64, fours: bool) -> Option<Sample> {
         sm.push(pack(pm));
         so.push(pack(po));
     }
-    Some(Sample {
-        me: sm,
-        opp: so,
-        result,
-    })
+    Some(Sample::new(sm, so, result))
 }
 
 /// The quiet positions of one game (freestyle), labelled by its result.
@@ -341,6 +368,8 @@ const TABLE_MIN_SEEN: usize = 50;
 struct Table {
     slot: Vec<u16>,
     free: Vec<bool>,
+    /// The joint values the fit may move: the pairs of buckets seen often enough.
+    joint_free: Vec<bool>,
 }
 
 /// Every packed key whose four nibbles are line patterns (12..15 are none), with its patterns.
@@ -356,12 +385,20 @@ impl Table {
     fn new(train: &[&Sample]) -> Table {
         let mut t = Table::slots_only();
         let mut seen = vec![0usize; MULTISETS];
+        let mut joint_seen = vec![0usize; NJOINT];
         for s in train {
             for &k in s.me.iter().chain(&s.opp) {
                 seen[t.slot[k as usize] as usize] += 1;
             }
+            for &x in &s.joint {
+                joint_seen[x as usize] += 1;
+            }
         }
         t.set_free(&seen);
+        // Squares worth nothing to either side stay worth nothing.
+        t.joint_free = (0..NJOINT)
+            .map(|x| x != 0 && joint_seen[x] >= TABLE_MIN_SEEN)
+            .collect();
         t
     }
 
@@ -374,6 +411,7 @@ impl Table {
         Table {
             slot,
             free: vec![false; MULTISETS],
+            joint_free: vec![false; NJOINT],
         }
     }
 
@@ -388,13 +426,17 @@ impl Table {
         }
     }
 
-    /// The engine's values now (`fitted.rs`, the winning shapes at the cap) and its tempo.
+    /// The engine's values now (`fitted.rs`, the winning shapes at the cap), its tempo and
+    /// its joint term.
     fn engine_values(&self) -> Vec<f64> {
-        let mut th = vec![0.0; MULTISETS + 1];
+        let mut th = vec![0.0; MULTISETS + 1 + NJOINT];
         for (k, p) in line_keys() {
             th[self.slot[k as usize] as usize] = info_eval(combine(p)) as f64;
         }
         th[MULTISETS] = TEMPO.0 as f64 / TEMPO.1 as f64;
+        for (i, v) in JOINT.iter().flatten().enumerate() {
+            th[MULTISETS + 1 + i] = *v as f64 / JOINT_UNIT as f64;
+        }
         th
     }
 
@@ -437,17 +479,21 @@ impl Table {
 
     fn evaluate(&self, th: &[f64], s: &Sample) -> f64 {
         let a: f64 = s.me.iter().map(|&k| self.square(th, k)).sum();
-        match waiting_at(th) {
-            // The split model: the waiting side's squares read their own table.
-            Some(w) => {
-                let b: f64 = s.opp.iter().map(|&k| self.square(&th[w..], k)).sum();
-                a - b
+        let joint = joint_at(th).map_or(0.0, |j| {
+            s.joint.iter().map(|&x| th[j + x as usize]).sum::<f64>()
+        });
+        joint
+            + match waiting_at(th) {
+                // The split model: the waiting side's squares read their own table.
+                Some(w) => {
+                    let b: f64 = s.opp.iter().map(|&k| self.square(&th[w..], k)).sum();
+                    a - b
+                }
+                None => {
+                    let b: f64 = s.opp.iter().map(|&k| self.square(th, k)).sum();
+                    a - b + a * th[MULTISETS]
+                }
             }
-            None => {
-                let b: f64 = s.opp.iter().map(|&k| self.square(th, k)).sum();
-                a - b + a * th[MULTISETS]
-            }
-        }
     }
 
     fn loss(&self, th: &[f64], set: &[&Sample], scale: f64) -> f64 {
@@ -462,6 +508,7 @@ impl Table {
     fn fit(&self, start: &[f64], train: &[&Sample], scale: f64, epochs: usize) -> Vec<f64> {
         let n = start.len();
         let split = waiting_at(start);
+        let joint = joint_at(start);
         let mut th = start.to_vec();
         let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
         for epoch in 1..=epochs {
@@ -492,18 +539,29 @@ impl Table {
                 if split.is_none() {
                     g[MULTISETS] += de * a;
                 }
+                if let Some(j) = joint {
+                    for &x in &s.joint {
+                        g[j + x as usize] += de;
+                    }
+                }
             }
             // Each table's free values move (the split model has no tempo share to fit).
-            let moves = |i: usize| match split {
-                Some(w) if i >= w => self.free[i - w],
-                Some(_) => i < MULTISETS && self.free[i],
-                None => i == MULTISETS || self.free[i],
+            let in_joint = |i: usize| joint.is_some_and(|j| i >= j);
+            let moves = |i: usize| match (split, joint) {
+                (Some(w), _) if i >= w => self.free[i - w],
+                (Some(_), _) => i < MULTISETS && self.free[i],
+                (None, Some(j)) if i >= j => self.joint_free[i - j],
+                (None, _) => i == MULTISETS || self.free[i],
             };
             for i in (0..n).filter(|&i| moves(i)) {
                 let gi = g[i] / train.len().max(1) as f64;
                 let lr = if i == MULTISETS { 0.002 } else { 0.5 };
                 let step = adam(&mut m[i], &mut v[i], gi, epoch, lr);
-                th[i] = (th[i] - step).clamp(0.0, EVAL_CAP as f64);
+                th[i] = if in_joint(i) {
+                    (th[i] - step).clamp(-JOINT_MAX, JOINT_MAX)
+                } else {
+                    (th[i] - step).clamp(0.0, EVAL_CAP as f64)
+                };
             }
         }
         th
@@ -535,6 +593,21 @@ impl Table {
             "pub(super) const TEMPO: (i32, i32) = ({}, {TEMPO_DENOMINATOR});\n",
             (th[MULTISETS] * TEMPO_DENOMINATOR as f64).round() as i32
         ));
+        out.push_str(
+            "\n/// The joint term (`JOINT_BOUNDS`), in `JOINT_UNIT`ths: rows the side to move's bucket,\n/// columns the other's.\n",
+        );
+        out.push_str("#[rustfmt::skip]\n");
+        out.push_str(&format!(
+            "pub(super) const JOINT: [[i16; {JOINT_BUCKETS}]; {JOINT_BUCKETS}] = [\n"
+        ));
+        for row in joint_values(th).chunks(JOINT_BUCKETS) {
+            let row: Vec<String> = row
+                .iter()
+                .map(|v| format!("{}", (v * JOINT_UNIT as f64).round() as i16))
+                .collect();
+            out.push_str(&format!("    [{}],\n", row.join(", ")));
+        }
+        out.push_str("];\n");
         out
     }
 }
@@ -543,7 +616,18 @@ impl Table {
 /// the side to move, one for the other, no tempo share), `None` in the engine's model (one
 /// table, the side to move's total scaled up by the tempo share). `tune --choices` shares it.
 fn waiting_at(th: &[f64]) -> Option<usize> {
-    (th.len() > MULTISETS + 1).then_some(MULTISETS + 1)
+    (th.len() == 2 * MULTISETS + 1).then_some(MULTISETS + 1)
+}
+
+/// Where the joint term's values start in the parameters of the one-table model with it (the
+/// table, the tempo share, then `NJOINT` values), `None` without it.
+fn joint_at(th: &[f64]) -> Option<usize> {
+    (th.len() == MULTISETS + 1 + NJOINT).then_some(MULTISETS + 1)
+}
+
+/// The joint term's values of a model (zeros for a model without it).
+fn joint_values(th: &[f64]) -> Vec<f64> {
+    joint_at(th).map_or(vec![0.0; NJOINT], |j| th[j..].to_vec())
 }
 
 /// `tune ... --table`: fits the combination table, reports the losses, and writes the table's
@@ -551,7 +635,7 @@ fn waiting_at(th: &[f64]) -> Option<usize> {
 fn tune_table(
     train: &[&Sample],
     test: &[&Sample],
-    (epochs, split): (usize, bool),
+    (epochs, split, joint): (usize, bool, bool),
     lines: Option<&[f64]>,
     write: Option<&str>,
     command: &str,
@@ -562,7 +646,16 @@ fn tune_table(
         None if split => t.prior_split(),
         None => t.prior(),
     };
+    if joint {
+        th.resize(MULTISETS + 1 + NJOINT, 0.0);
+    }
     let scale = lowest(&SCALES, |x| t.loss(&th, train, x));
+    if joint {
+        println!(
+            "joint term: {} of {NJOINT} values free",
+            t.joint_free.iter().filter(|&&f| f).count()
+        );
+    }
     println!(
         "table: {} of {MULTISETS} values free; {} prior, scale {scale}: loss {:.5} fitted, {:.5} held out",
         t.free.iter().filter(|&&f| f).count(),
@@ -588,6 +681,13 @@ fn tune_table(
     });
     if !split {
         println!("tempo share {:.4}", th[MULTISETS]);
+    }
+    if joint {
+        println!("joint term (rows: the side to move's bucket, columns: the other's):");
+        for row in joint_values(&th).chunks(JOINT_BUCKETS) {
+            let row: Vec<String> = row.iter().map(|v| format!("{v:6.1}")).collect();
+            println!("  {}", row.join(" "));
+        }
     }
     if let Some(path) = write {
         std::fs::write(path, t.source(&th, command)).with_context(|| format!("writing {path}"))?;
@@ -638,7 +738,7 @@ fn fit_lines(train: &[&Sample], test: &[&Sample], epochs: usize) -> Vec<f64> {
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --joint (with --table, not --split: also fit the joint term, a value per pair of a square's score buckets for the side to move and the other) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
             let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
@@ -655,7 +755,10 @@ pub fn main(args: &[String]) -> Result<()> {
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
     };
-    let (epochs, write, given) = options(rest, &["--table", "--split", "--line-prior", "--fours"])?;
+    let (epochs, write, given) = options(
+        rest,
+        &["--table", "--split", "--line-prior", "--fours", "--joint"],
+    )?;
     let table = given.contains(&"--table");
     let fours = given.contains(&"--fours");
     if fours && !source.0 {
@@ -663,6 +766,10 @@ pub fn main(args: &[String]) -> Result<()> {
     }
     let split = given.contains(&"--split");
     let line_prior = given.contains(&"--line-prior");
+    let joint = given.contains(&"--joint");
+    if joint && (!table || split) {
+        bail!("--joint needs --table, without --split");
+    }
     if split && !table {
         bail!("--split needs --table");
     }
@@ -708,7 +815,7 @@ pub fn main(args: &[String]) -> Result<()> {
         return tune_table(
             &train,
             &test,
-            (epochs, split),
+            (epochs, split, joint),
             lines.as_deref(),
             write,
             &format!("pbrain-gorin tune {}", args.join(" ")),
@@ -852,17 +959,36 @@ mod tests {
     /// the side to move wins where it has them and loses where the opponent has them.
     fn who_has_it_wins(key: u16, n: usize) -> (Sample, Sample) {
         let dead = pack([Pattern::Dead; 4]);
-        let good = Sample {
-            me: vec![key; n],
-            opp: vec![dead; n],
-            result: 1.0,
-        };
-        let bad = Sample {
-            me: vec![dead; n],
-            opp: vec![key; n],
-            result: 0.0,
-        };
+        let good = Sample::new(vec![key; n], vec![dead; n], 1.0);
+        let bad = Sample::new(vec![dead; n], vec![key; n], 0.0);
         (good, bad)
+    }
+
+    #[test]
+    fn joint_fit_moves_the_pairs_it_saw_and_only_those() {
+        // Squares both sides want, in positions the side to move wins: the square totals are
+        // equal, so only the tempo share and the joint value of that pair can explain it.
+        let f2f2 = pack([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
+        let dead = pack([Pattern::Dead; 4]);
+        let won = Sample::new(vec![f2f2; 30], vec![f2f2; 30], 1.0);
+        let quiet = Sample::new(vec![dead; 30], vec![dead; 30], 0.5);
+        let set = [&won, &won, &quiet];
+        let t = Table::new(&set);
+        let contested = joint_slot(f2f2, f2f2) as usize;
+        assert!(contested != 0 && t.joint_free[contested]);
+        // Seen 60 times each: the contested pair and the all-dead one, which stays fixed.
+        assert_eq!(t.joint_free.iter().filter(|&&f| f).count(), 1);
+        let mut start = t.prior();
+        start.resize(MULTISETS + 1 + NJOINT, 0.0);
+        let fitted = t.fit(&start, &set, 100.0, 100);
+        assert!(t.loss(&fitted, &set, 100.0) < t.loss(&start, &set, 100.0));
+        let j = joint_at(&fitted).expect("a joint model");
+        assert!(fitted[j + contested] > 0.0);
+        for x in (0..NJOINT).filter(|&x| x != contested) {
+            assert_eq!(fitted[j + x], 0.0, "slot {x}");
+        }
+        // The engine's values read back in the same layout.
+        assert_eq!(joint_at(&t.engine_values()), Some(MULTISETS + 1));
     }
 
     #[test]
