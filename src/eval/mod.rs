@@ -160,10 +160,14 @@ pub(crate) const JOINT_BOUNDS: [i32; 8] = [1, 5, 15, 30, 60, 100, 160, 250];
 pub(crate) const JOINT_BUCKETS: usize = JOINT_BOUNDS.len() + 1;
 pub(crate) const JOINT: [[i16; JOINT_BUCKETS]; JOINT_BUCKETS] = fitted::JOINT;
 
-/// The joint term's bucket of a square's additive score.
-#[inline]
-pub(crate) fn joint_bucket(score: i32) -> usize {
-    JOINT_BOUNDS.iter().filter(|&&b| score >= b).count()
+/// The joint term's bucket of a square's additive score: how many bounds it reaches (`const`,
+/// so that `Position` builds its lookup table from this one definition).
+pub(crate) const fn joint_bucket(score: i32) -> usize {
+    let mut k = 0;
+    while k < JOINT_BOUNDS.len() && score >= JOINT_BOUNDS[k] {
+        k += 1;
+    }
+    k
 }
 
 /// The denominator `tune --table` writes the tempo share with.

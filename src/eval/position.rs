@@ -3,8 +3,8 @@
 //! make fives, open fours and fours, and of the candidate squares near the stones.
 
 use super::{combo_table, info_eval, info_score, info_shape, Shape, SquareInfo, COMBOS};
+use super::{joint_bucket, JOINT, JOINT_BOUNDS, JOINT_UNIT};
 use super::{FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
-use super::{JOINT, JOINT_BOUNDS, JOINT_UNIT};
 use crate::board::pattern::pair_table;
 use crate::board::{Board, Color, Pos, Rule, NCELLS, STRIDE};
 use std::sync::OnceLock;
@@ -525,11 +525,7 @@ const BUCKET_OF: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut s = 0;
     while s < 256 {
-        let mut k = 0;
-        while k < JOINT_BOUNDS.len() && s as i32 >= JOINT_BOUNDS[k] {
-            k += 1;
-        }
-        t[s] = k as u8;
+        t[s] = joint_bucket(s as i32) as u8;
         s += 1;
     }
     t
@@ -608,11 +604,7 @@ mod tests {
     fn joint_buckets_agree_with_the_bounds() {
         for score in 0..1000 {
             let v = score as SquareInfo;
-            assert_eq!(
-                joint_bucket_of(v),
-                crate::eval::joint_bucket(score),
-                "score {score}"
-            );
+            assert_eq!(joint_bucket_of(v), joint_bucket(score), "score {score}");
         }
         assert_eq!(joint_bucket_of(0), 0);
         assert_eq!(joint_bucket_of(65535), crate::eval::JOINT_BUCKETS - 1);
