@@ -992,6 +992,29 @@ mod tests {
     }
 
     #[test]
+    fn the_model_reads_the_engines_evaluation() {
+        // The tuner's model with the engine's values gives the engine's evaluation, but for
+        // the engine's integer rounding (tempo share and joint term).
+        let t = Table::slots_only();
+        let th = t.engine_values();
+        let game = "a9d14e12e9c10d11d12f12e10f10g11f11f9f7e7c11f8g8d6g9e5g6g7h8";
+        let moves = parse_move_list(game, 15, 15, Rows::FromTop).unwrap();
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let mut seen = 0;
+        for &p in &moves {
+            b.play(p).unwrap();
+            let Some(s) = sample_of(&b, 0.5, true) else {
+                continue;
+            };
+            seen += 1;
+            let engine = crate::eval::Position::new(&b).evaluate() as f64;
+            let model = t.evaluate(&th, &s);
+            assert!((engine - model).abs() < 3.0, "{engine} {model} after {p:?}");
+        }
+        assert!(seen >= 8, "{seen} positions");
+    }
+
+    #[test]
     fn table_fit_lowers_the_loss_and_moves_only_free_values() {
         // Squares with two open twos for the side to move win; the fit must raise their
         // value and leave values it never saw alone.
