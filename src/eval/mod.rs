@@ -61,8 +61,9 @@ pub const SHAPE_SHIFT: u32 = 16;
 pub const MAYBE_FORBIDDEN: u32 = 1 << 20;
 /// The square was found forbidden for black when its info was last computed.
 pub const FORBIDDEN: u32 = 1 << 21;
-/// What the square adds to the evaluation (at most `EVAL_CAP`) sits in bits 22..30; the score
-/// in bits 0..16 orders moves.
+/// What the square adds to the evaluation (at most `EVAL_CAP`) sits in bits 22..30; the additive
+/// score in bits 0..16 buckets the joint term and weighs squares for the search's weak-square
+/// filter (moves are ordered by `tune --order`'s values).
 pub const EVAL_SHIFT: u32 = 22;
 
 #[inline]
@@ -234,8 +235,8 @@ pub fn combine(p: [Pattern; 4]) -> SquareInfo {
     } else {
         Shape::None
     };
-    // Moves are ordered by the additive model; the evaluation takes the table's value
-    // (`fitted.rs`), the winning shapes excepted (their hand-set values are above the cap).
+    // The score is the additive model's; the evaluation takes the table's value (`fitted.rs`),
+    // the winning shapes excepted (their hand-set values are above the cap).
     let score = additive_score(p, shape);
     let eval = if shape >= Shape::FourThree {
         score

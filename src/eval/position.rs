@@ -224,6 +224,12 @@ impl Position {
         info_score(self.info(p, c))
     }
 
+    /// The four line patterns of the empty square `p` for `c`, packed in nibbles.
+    #[inline]
+    pub fn patterns_key(&self, p: Pos, c: Color) -> u16 {
+        (self.pats[p.index()] >> (16 * c.index())) as u16
+    }
+
     #[inline]
     pub fn shape(&self, p: Pos, c: Color) -> Shape {
         info_shape(self.info(p, c))

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod movepick;
+pub(crate) mod ordering;
 pub mod threat;
 pub mod timeman;
 pub mod tt;

@@ -3,10 +3,12 @@
 //! squares near the stones. Every move is legal (no renju foul for black) and scored for
 //! ordering by what it makes for us and what it takes from the opponent.
 
+use super::ordering::{ATTACK, DEFENCE};
 use crate::board::{Color, Pattern, Pos, NCELLS};
-use crate::eval::{for_each_bit, Position, Shape};
+use crate::eval::{for_each_bit, multiset_rank, Position, Shape, FORBIDDEN};
+use std::sync::OnceLock;
 
-/// A move with its ordering score.
+/// A move with its ordering score (`order_score`, plus the search's own bonuses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoredMove {
     pub pos: Pos,
@@ -67,10 +69,47 @@ impl Marks {
     }
 }
 
-/// Ordering value of playing `p` for `me`: what it makes plus what it prevents.
+/// Largest ordering value of one side's lines at a square below the winning shapes (`tune --order`
+/// keeps its fit within this).
+pub const ORDER_CAP: u16 = 4000;
+
+/// Ordering value of playing `p` for `me`: what it makes plus what it prevents, each read from
+/// the values `tune --order` fitted to a teacher's moves (`ordering.rs`). A renju foul is worth
+/// nothing to black, so taking it from black is worth nothing either.
 #[inline]
 pub fn order_score(pos: &Position, p: Pos, me: Color) -> i32 {
+    let t = order_table();
+    let part = |c: Color, shift: u32| {
+        if pos.info(p, c) & FORBIDDEN != 0 {
+            0
+        } else {
+            (t[pos.patterns_key(p, c) as usize] >> shift & 0xffff) as i32
+        }
+    };
+    part(me, 0) + part(me.opposite(), 16)
+}
+
+/// What a square is worth to either side by the additive line values: the weak-square filter
+/// compares squares on this scale.
+#[inline]
+pub fn weight(pos: &Position, p: Pos, me: Color) -> i32 {
     pos.score(p, me) + pos.score(p, me.opposite())
+}
+
+/// Both ordering values of every packed key of four line patterns: the attack value in the low
+/// half, the defence value in the high half (one lookup a colour, no rank computed per move).
+fn order_table() -> &'static [u32; 1 << 16] {
+    static TABLE: OnceLock<Box<[u32; 1 << 16]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let t: Box<[u32]> = (0..1u32 << 16)
+            .map(|k| {
+                let p = [0, 4, 8, 12].map(|s| Pattern::from_u8((k >> s & 15) as u8));
+                let r = multiset_rank(p);
+                ATTACK[r] as u32 | (DEFENCE[r] as u32) << 16
+            })
+            .collect();
+        t.try_into().expect("one entry per key")
+    })
 }
 
 /// Whether line patterns make an open four or two fours.
@@ -224,6 +263,23 @@ mod tests {
             assert!(legal_flex4(&mut pos, Color::Black).is_none(), "{:?}", m.pos);
             pos.unmake();
         }
+    }
+
+    #[test]
+    fn a_renju_foul_is_worth_nothing_to_take_from_black() {
+        // i8 makes two open threes for black (g8 h8, i9 i10): a foul. White to move.
+        let pos = position("g8a1h8a3i9a5i10", Rule::Renju);
+        let i8 = Pos::new(8, 7);
+        assert_eq!(pos.side_to_move(), Color::White);
+        assert!(pos.info(i8, Color::Black) & FORBIDDEN != 0);
+        let t = order_table();
+        let white = (t[pos.patterns_key(i8, Color::White) as usize] & 0xffff) as i32;
+        assert_eq!(order_score(&pos, i8, Color::White), white);
+        // Under freestyle the same square is black's double three, and taking it counts.
+        let free = position("g8a1h8a3i9a5i10", Rule::Freestyle);
+        let black = (t[free.patterns_key(i8, Color::Black) as usize] >> 16) as i32;
+        assert!(black > 0);
+        assert_eq!(order_score(&free, i8, Color::White), white + black);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! windows, the shared transposition table, killer and history ordering, late-move reductions
 //! and pruning, a quick win/loss check at every node, and the VCF solver as quiescence.
 
-use super::movepick::{generate, legal_flex4, Kind, Marks, ScoredMove};
+use super::movepick::{generate, legal_flex4, weight, Kind, Marks, ScoredMove};
 use super::threat::{Proof, Solver, ThreatLimits};
 use super::tt::{Bound, Table, MATE, MATE_BOUND};
 use crate::board::{Color, Pos, NCELLS};
@@ -434,9 +434,14 @@ impl<'s> Worker<'s> {
         // from the principal variation. (Floors of top / 16 and top / 4 both scored lower
         // against PentaZen: 4-14-1 and 12-36-3, both stopped.)
         if !pv_node && kind == Kind::Quiet && moves.len() > 8 {
-            let top = moves.iter().map(|m| m.score).max().unwrap_or(0);
+            let pos = &self.pos;
+            let top = moves
+                .iter()
+                .map(|m| weight(pos, m.pos, me))
+                .max()
+                .unwrap_or(0);
             let floor = top / 8;
-            moves.retain(|m| m.score >= floor || Some(m.pos) == tt_move);
+            moves.retain(|m| weight(pos, m.pos, me) >= floor || Some(m.pos) == tt_move);
         }
         let killers = self.killers[ply];
         for m in moves.iter_mut() {

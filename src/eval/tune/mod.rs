@@ -15,6 +15,7 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 
 pub(crate) mod choice;
+pub(crate) mod order;
 
 const NP: usize = 12;
 const NS: usize = 7;
@@ -738,7 +739,7 @@ fn fit_lines(train: &[&Sample], test: &[&Sample], epochs: usize) -> Vec<f64> {
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --joint (with --table, not --split: also fit the joint term, a value per pair of a square's score buckets for the side to move and the other) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       pbrain-gorin tune --order DIR [EPOCHS] [--write PATH]   (fit the move-ordering values to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --joint (with --table, not --split: also fit the joint term, a value per pair of a square's score buckets for the side to move and the other) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
             let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
@@ -750,6 +751,11 @@ pub fn main(args: &[String]) -> Result<()> {
             };
             let command = format!("pbrain-gorin tune {}", args.join(" "));
             return choice::tune_choices(Path::new(dir), &opts, &command);
+        }
+        [flag, dir, rest @ ..] if flag == "--order" => {
+            let (epochs, write, _) = options(rest, &[])?;
+            let command = format!("pbrain-gorin tune {}", args.join(" "));
+            return order::tune_order(Path::new(dir), epochs, write, &command);
         }
         [flag, file, rest @ ..] if flag == "--labels" => ((true, file), rest),
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
