@@ -53,6 +53,30 @@ pub(crate) fn choices_of(rec: &GameRecord) -> Result<Vec<(Board, Pos)>> {
     Ok(out)
 }
 
+/// The choices of the games in `dir` as `of` makes them (`None`: skipped), every fifth game's
+/// held out: (to fit, held out, games, positions skipped).
+pub(crate) fn split_choices<C>(
+    dir: &Path,
+    mut of: impl FnMut(&Board, Pos) -> Option<C>,
+) -> Result<(Vec<C>, Vec<C>, usize, usize)> {
+    let records = load_records(dir)?;
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    let mut skipped = 0;
+    for (g, (_, rec)) in records.iter().enumerate() {
+        let set = if g % 5 == 0 { &mut test } else { &mut train };
+        for (b, p) in choices_of(rec)? {
+            match of(&b, p) {
+                Some(c) => set.push(c),
+                None => skipped += 1,
+            }
+        }
+    }
+    if train.is_empty() || test.is_empty() {
+        anyhow::bail!("too few positions to learn from in {}", dir.display());
+    }
+    Ok((train, test, records.len(), skipped))
+}
+
 /// Adds `sign` for each colour's packed key of the squares in `area` to the slot counts.
 fn count(b: &Board, area: &[Pos], me: Color, t: &Table, sign: i16, d: &mut [Vec<(u16, i16)>; 2]) {
     for &q in area.iter().filter(|&&q| b.is_empty(q)) {
@@ -138,7 +162,7 @@ fn scores(th: &[f64], c: &Choice, temp: f64, out: &mut Vec<f64>) {
 }
 
 /// Softmax of `s` in place; returns the log of the normaliser.
-fn softmax(s: &mut [f64]) -> f64 {
+pub(crate) fn softmax(s: &mut [f64]) -> f64 {
     let max = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
     let z: f64 = s.iter().map(|&x| (x - max).exp()).sum();
     for x in s.iter_mut() {
@@ -260,28 +284,14 @@ pub(crate) fn tune_choices(dir: &Path, opts: &ChoiceOptions, command: &str) -> R
         keep_tempo,
         write,
     } = *opts;
-    let records = load_records(dir)?;
     let mut t = Table::slots_only();
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    let mut skipped = 0;
-    for (g, (_, rec)) in records.iter().enumerate() {
-        let set = if g % 5 == 0 { &mut test } else { &mut train };
-        for (b, p) in choices_of(rec)? {
-            match choice_of(&b, p, &t) {
-                Some(c) => set.push(c),
-                None => skipped += 1,
-            }
-        }
-    }
-    if train.is_empty() || test.is_empty() {
-        anyhow::bail!("too few positions to learn from in {}", dir.display());
-    }
+    let (train, test, games, skipped) = split_choices(dir, |b, p| choice_of(b, p, &t))?;
     let train: Vec<&Choice> = train.iter().collect();
     let test: Vec<&Choice> = test.iter().collect();
     t.set_free(&seen(&train));
     println!(
         "{} games: {} positions to fit, {} held out ({} skipped: the move was no candidate); {} of {MULTISETS} values free",
-        records.len(),
+        games,
         train.len(),
         test.len(),
         skipped,

@@ -289,6 +289,20 @@ pub(crate) fn load_records(dir: &Path) -> Result<Vec<(std::path::PathBuf, GameRe
     Ok(out)
 }
 
+/// The rows of a generated `u16` table: 16 values a row, rounded, indented for a `const`.
+fn table_rows(values: &[f64]) -> String {
+    values
+        .chunks(16)
+        .map(|chunk| {
+            let row: Vec<String> = chunk
+                .iter()
+                .map(|v| format!("{}", v.round() as u16))
+                .collect();
+            format!("    {},\n", row.join(", "))
+        })
+        .collect()
+}
+
 /// The logistic scales tried for a fit.
 const SCALES: [f64; 9] = [25.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0, 400.0, 600.0];
 
@@ -579,13 +593,7 @@ impl Table {
         // Kept as written (16 a row), so that a regenerated file needs no formatting.
         out.push_str("#[rustfmt::skip]\n");
         out.push_str(&format!("pub(super) const VALUE: [u16; {MULTISETS}] = [\n"));
-        for chunk in th[..MULTISETS].chunks(16) {
-            let row: Vec<String> = chunk
-                .iter()
-                .map(|v| format!("{}", v.round() as u16))
-                .collect();
-            out.push_str(&format!("    {},\n", row.join(", ")));
-        }
+        out.push_str(&table_rows(&th[..MULTISETS]));
         out.push_str("];\n\n");
         out.push_str(&format!(
             "/// The side to move's extra share of its own square total, in {TEMPO_DENOMINATOR}ths.\n"

@@ -2,8 +2,8 @@
 //! quiet position scores its value for the side to move (what it makes) plus its value for the
 //! opponent (what it takes away), and the fit lowers the cross-entropy of the teacher's move.
 
-use super::choice::choices_of;
-use super::{adam, in_rounds, load_records, lowest, pack, unpack, Table, TABLE_MIN_SEEN};
+use super::choice::{softmax, split_choices};
+use super::{adam, in_rounds, lowest, pack, table_rows, unpack, Table, TABLE_MIN_SEEN};
 use crate::board::{Board, Pattern, Pos};
 use crate::eval::{combine, info_score, info_shape, iter_bits, Position, Shape, MULTISETS};
 use crate::search::movepick::ORDER_CAP;
@@ -75,16 +75,6 @@ fn scores(th: &[f64], c: &OrderChoice, temp: f64, out: &mut Vec<f64>) {
             .iter()
             .map(|&(a, d)| (th[a as usize] + th[MULTISETS + d as usize]) / temp),
     );
-}
-
-/// Softmax of `s` in place; returns the log of the normaliser.
-fn softmax(s: &mut [f64]) -> f64 {
-    let max = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    let z: f64 = s.iter().map(|&x| (x - max).exp()).sum();
-    for x in s.iter_mut() {
-        *x = (*x - max).exp() / z;
-    }
-    max + z.ln()
 }
 
 /// Mean cross-entropy of the teacher's moves, and the shares of positions where the teacher's
@@ -190,13 +180,7 @@ fn source(th: &[f64], command: &str) -> String {
         out.push_str(&format!(
             "pub(crate) const {name}: [u16; {MULTISETS}] = [\n"
         ));
-        for chunk in part.chunks(16) {
-            let row: Vec<String> = chunk
-                .iter()
-                .map(|v| format!("{}", v.round() as u16))
-                .collect();
-            out.push_str(&format!("    {},\n", row.join(", ")));
-        }
+        out.push_str(&table_rows(part));
         out.push_str("];\n");
     }
     out
@@ -211,28 +195,14 @@ pub(crate) fn tune_order(
     write: Option<&str>,
     command: &str,
 ) -> Result<()> {
-    let records = load_records(dir)?;
     let t = Table::slots_only();
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    let mut skipped = 0;
-    for (g, (_, rec)) in records.iter().enumerate() {
-        let set = if g % 5 == 0 { &mut test } else { &mut train };
-        for (b, p) in choices_of(rec)? {
-            match order_choice(&b, p, &t) {
-                Some(c) => set.push(c),
-                None => skipped += 1,
-            }
-        }
-    }
-    if train.is_empty() || test.is_empty() {
-        anyhow::bail!("too few positions to learn from in {}", dir.display());
-    }
+    let (train, test, games, skipped) = split_choices(dir, |b, p| order_choice(b, p, &t))?;
     let train: Vec<&OrderChoice> = train.iter().collect();
     let test: Vec<&OrderChoice> = test.iter().collect();
     let free = free_values(&train);
     println!(
         "{} games: {} positions to fit, {} held out ({} skipped: not quiet, or the move was no candidate); {} of {NPAR} values free",
-        records.len(),
+        games,
         train.len(),
         test.len(),
         skipped,
