@@ -3,7 +3,7 @@
 //! opponent (what it takes away), and the fit lowers the cross-entropy of the teacher's move.
 
 use super::choice::{softmax, split_choices};
-use super::{adam, in_rounds, lowest, pack, table_rows, unpack, Table, TABLE_MIN_SEEN};
+use super::{adam, in_rounds, line_keys, lowest, pack, table_rows, Table, TABLE_MIN_SEEN};
 use crate::board::{Board, Pattern, Pos};
 use crate::eval::{combine, info_score, info_shape, iter_bits, Position, Shape, MULTISETS};
 use crate::search::movepick::ORDER_CAP;
@@ -54,11 +54,7 @@ fn order_choice(b: &Board, played: Pos, t: &Table) -> Option<OrderChoice> {
 fn additive() -> Vec<f64> {
     let t = Table::slots_only();
     let mut th = vec![0.0; NPAR];
-    for k in 0..=u16::MAX {
-        let p = unpack(k);
-        if pack(p) != k {
-            continue;
-        }
+    for (k, p) in line_keys() {
         let r = t.slot[k as usize] as usize;
         let v = info_score(combine(p)) as f64;
         th[r] = v;
@@ -129,9 +125,8 @@ fn free_values(set: &[&OrderChoice]) -> Vec<bool> {
         }
     }
     let mut free = vec![false; NPAR];
-    for k in 0..=u16::MAX {
-        let p = unpack(k);
-        if pack(p) != k || p == [Pattern::Dead; 4] || info_shape(combine(p)) >= Shape::FourThree {
+    for (k, p) in line_keys() {
+        if p == [Pattern::Dead; 4] || info_shape(combine(p)) >= Shape::FourThree {
             continue;
         }
         let r = t.slot[k as usize] as usize;
