@@ -194,6 +194,18 @@ pub(crate) fn additive_score(p: [Pattern; 4], shape: Shape) -> u32 {
         + pair_slot(p).map_or(0, |i| PAIR_VALUE[i])
 }
 
+/// Four line patterns packed in nibbles, the first line's lowest: the key `Position` keeps for
+/// each empty square and colour (`Position::patterns_key`).
+#[inline]
+pub(crate) fn pack_patterns(p: [Pattern; 4]) -> u16 {
+    p[0] as u16 | (p[1] as u16) << 4 | (p[2] as u16) << 8 | (p[3] as u16) << 12
+}
+
+/// The patterns of a packed key (a nibble that is no pattern reads as `Dead`).
+pub(crate) fn unpack_patterns(k: u16) -> [Pattern; 4] {
+    [0, 4, 8, 12].map(|s| Pattern::from_u8((k >> s & 15) as u8))
+}
+
 /// How many multisets of four line patterns there are (the order of a square's four lines does
 /// not matter to its value): 12 patterns, 4 lines.
 pub(crate) const MULTISETS: usize = 1365;

@@ -4,7 +4,7 @@
 
 use super::{combo_table, info_eval, info_score, info_shape, Shape, SquareInfo, COMBOS};
 use super::{joint_bucket, JOINT, JOINT_BOUNDS, JOINT_UNIT};
-use super::{FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
+use super::{pack_patterns, FORBIDDEN, MAYBE_FORBIDDEN, SHAPE_SHIFT, TEMPO};
 use crate::board::pattern::pair_table;
 use crate::board::{Board, Color, Pos, Rule, NCELLS, STRIDE};
 use std::sync::OnceLock;
@@ -449,11 +449,7 @@ impl Position {
     fn refresh(&mut self, p: Pos) {
         let mut both = 0;
         for c in Color::BOTH {
-            let pats = self.board.patterns(p, c);
-            let packed = pats[0] as u16
-                | (pats[1] as u16) << 4
-                | (pats[2] as u16) << 8
-                | (pats[3] as u16) << 12;
+            let packed = pack_patterns(self.board.patterns(p, c));
             both |= (packed as u32) << (16 * c.index());
             self.apply(p, c, packed);
         }

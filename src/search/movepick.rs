@@ -5,7 +5,7 @@
 
 use super::ordering::{ATTACK, DEFENCE};
 use crate::board::{Color, Pattern, Pos, NCELLS};
-use crate::eval::{for_each_bit, multiset_rank, Position, Shape, FORBIDDEN};
+use crate::eval::{for_each_bit, multiset_rank, unpack_patterns, Position, Shape, FORBIDDEN};
 use std::sync::OnceLock;
 
 /// A move with its ordering score (`order_score`, plus the search's own bonuses).
@@ -103,8 +103,7 @@ fn order_table() -> &'static [u32; 1 << 16] {
     TABLE.get_or_init(|| {
         let t: Box<[u32]> = (0..1u32 << 16)
             .map(|k| {
-                let p = [0, 4, 8, 12].map(|s| Pattern::from_u8((k >> s & 15) as u8));
-                let r = multiset_rank(p);
+                let r = multiset_rank(unpack_patterns(k as u16));
                 ATTACK[r] as u32 | (DEFENCE[r] as u32) << 16
             })
             .collect();

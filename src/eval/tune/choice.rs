@@ -4,9 +4,11 @@
 
 #[cfg(test)]
 use super::TABLE_MIN_SEEN;
-use super::{adam, in_rounds, load_records, lowest, pack, waiting_at, Table, SKIP_LAST};
+use super::{adam, in_rounds, load_records, lowest, waiting_at, Table, SKIP_LAST};
 use crate::board::{Board, Color, Pos, Rule};
-use crate::eval::{combine, info_shape, iter_bits, Position, Shape, EVAL_CAP, MULTISETS};
+use crate::eval::{
+    combine, info_shape, iter_bits, pack_patterns, Position, Shape, EVAL_CAP, MULTISETS,
+};
 use crate::record::GameRecord;
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -81,7 +83,7 @@ pub(crate) fn split_choices<C>(
 fn count(b: &Board, area: &[Pos], me: Color, t: &Table, sign: i16, d: &mut [Vec<(u16, i16)>; 2]) {
     for &q in area.iter().filter(|&&q| b.is_empty(q)) {
         for (side, c) in [me, me.opposite()].into_iter().enumerate() {
-            d[side].push((t.slot[pack(b.patterns(q, c)) as usize], sign));
+            d[side].push((t.slot[pack_patterns(b.patterns(q, c)) as usize], sign));
         }
     }
 }

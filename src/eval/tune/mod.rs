@@ -4,9 +4,9 @@
 //! `choice` fits the combination table to a teacher's moves instead.
 
 use super::{
-    combine, info_eval, info_score, info_shape, joint_bucket, multiset_rank, pair_slot,
-    shape_bonus, Shape, EVAL_CAP, JOINT, JOINT_BUCKETS, JOINT_UNIT, LINE_TEMPO, LINE_VALUE,
-    MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
+    combine, info_eval, info_score, info_shape, joint_bucket, multiset_rank, pack_patterns,
+    pair_slot, shape_bonus, unpack_patterns, Shape, EVAL_CAP, JOINT, JOINT_BUCKETS, JOINT_UNIT,
+    LINE_TEMPO, LINE_VALUE, MULTISETS, PAIRS, PAIR_VALUE, TEMPO, TEMPO_DENOMINATOR,
 };
 use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Board, Pattern, Rule};
@@ -82,7 +82,7 @@ impl Sample {
 
 /// The joint term's slot of a square with line patterns `me` for the side to move and `opp`.
 fn joint_slot(me: u16, opp: u16) -> u8 {
-    let bucket = |k: u16| joint_bucket(info_score(combine(unpack(k))));
+    let bucket = |k: u16| joint_bucket(info_score(combine(unpack_patterns(k))));
     (bucket(me) * JOINT_BUCKETS + bucket(opp)) as u8
 }
 
@@ -106,14 +106,6 @@ fn fixed(i: usize) -> bool {
         || i == shape(Shape::Five)
 }
 
-fn pack(p: [Pattern; 4]) -> u16 {
-    p[0] as u16 | (p[1] as u16) << 4 | (p[2] as u16) << 8 | (p[3] as u16) << 12
-}
-
-fn unpack(k: u16) -> [Pattern; 4] {
-    [0, 4, 8, 12].map(|s| Pattern::from_u8((k >> s & 15) as u8))
-}
-
 /// The line-value model's parameters: the line values, shape bonuses and pair values in use, and
 /// the tempo share fitted with them.
 fn current() -> Vec<f64> {
@@ -133,7 +125,7 @@ fn current() -> Vec<f64> {
 
 /// The capped value of one square; adds `w` times its derivative to `grad` below the cap.
 fn square(th: &[f64], k: u16, grad: Option<(&mut [f64], f64)>) -> f64 {
-    let pats = unpack(k);
+    let pats = unpack_patterns(k);
     let shape = info_shape(combine(pats)) as usize;
     let pair = pair_slot(pats).map(|i| PAIR_AT + i);
     let s = th[NP + shape]
@@ -185,8 +177,8 @@ fn sample_of(b: &Board, result: f64, fours: bool) -> Option<Sample> {
         if shm >= mine_max || sho >= Shape::FourThree {
             return None;
         }
-        sm.push(pack(pm));
-        so.push(pack(po));
+        sm.push(pack_patterns(pm));
+        so.push(pack_patterns(po));
     }
     Some(Sample::new(sm, so, result))
 }
@@ -390,9 +382,10 @@ struct Table {
 /// Every packed key whose four nibbles are line patterns (12..15 are none), with its patterns.
 fn line_keys() -> impl Iterator<Item = (u16, [Pattern; 4])> {
     (0..=u16::MAX).filter_map(|k| {
-        let p = unpack(k);
-        // `unpack` reads a nibble that is no pattern as Dead, so such a key does not round-trip.
-        (pack(p) == k).then_some((k, p))
+        let p = unpack_patterns(k);
+        // `unpack_patterns` reads a nibble that is no pattern as Dead: such a key does not
+        // round-trip.
+        (pack_patterns(p) == k).then_some((k, p))
     })
 }
 
@@ -889,7 +882,7 @@ mod tests {
             assert!(s.me.len() < board_len && s.me.len() == s.opp.len());
             // No sample lets the side to move make a four.
             for &k in &s.me {
-                assert!(info_shape(combine(unpack(k))) < Shape::Four);
+                assert!(info_shape(combine(unpack_patterns(k))) < Shape::Four);
             }
         }
         // Black moves at even plies: the first sample (ply 5) has white to move, who lost.
@@ -935,7 +928,10 @@ mod tests {
         let closed = board("h8g8i8a1j8a3");
         assert!(sample_of(&closed, 0.5, false).is_none());
         let s = sample_of(&closed, 0.5, true).expect("a four to make is admitted");
-        let most = s.me.iter().map(|&k| info_shape(combine(unpack(k)))).max();
+        let most =
+            s.me.iter()
+                .map(|&k| info_shape(combine(unpack_patterns(k))))
+                .max();
         assert_eq!(most, Some(Shape::Four));
         // An open three makes an open four: a win, not a position to fit, either way.
         let open = board("h8a1i8a3j8a5");
@@ -972,7 +968,7 @@ mod tests {
     /// Two positions with `n` squares of `key` for one side and dead squares for the other:
     /// the side to move wins where it has them and loses where the opponent has them.
     fn who_has_it_wins(key: u16, n: usize) -> (Sample, Sample) {
-        let dead = pack([Pattern::Dead; 4]);
+        let dead = pack_patterns([Pattern::Dead; 4]);
         let good = Sample::new(vec![key; n], vec![dead; n], 1.0);
         let bad = Sample::new(vec![dead; n], vec![key; n], 0.0);
         (good, bad)
@@ -982,8 +978,8 @@ mod tests {
     fn joint_fit_moves_the_pairs_it_saw_and_only_those() {
         // Squares both sides want, in positions the side to move wins: the square totals are
         // equal, so only the tempo share and the joint value of that pair can explain it.
-        let f2f2 = pack([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
-        let dead = pack([Pattern::Dead; 4]);
+        let f2f2 = pack_patterns([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
+        let dead = pack_patterns([Pattern::Dead; 4]);
         let won = Sample::new(vec![f2f2; 30], vec![f2f2; 30], 1.0);
         let quiet = Sample::new(vec![dead; 30], vec![dead; 30], 0.5);
         let set = [&won, &won, &quiet];
@@ -1032,7 +1028,7 @@ mod tests {
     fn table_fit_lowers_the_loss_and_moves_only_free_values() {
         // Squares with two open twos for the side to move win; the fit must raise their
         // value and leave values it never saw alone.
-        let f2f2 = pack([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
+        let f2f2 = pack_patterns([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
         let (good, bad) = who_has_it_wins(f2f2, 30);
         let set = [&good, &bad];
         let t = Table::new(&set);
@@ -1066,7 +1062,7 @@ mod tests {
         lines[Pattern::F2 as usize] += 10.0;
         lines[TEMPO_AT] = 0.25;
         let th = t.prior_from_lines(&lines);
-        let f2 = pack([Pattern::F2, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
+        let f2 = pack_patterns([Pattern::F2, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
         let r = t.slot[f2 as usize] as usize;
         assert_eq!(th[r], prior[r] + 10.0);
         assert_eq!(th[MULTISETS], 0.25);
@@ -1077,7 +1073,7 @@ mod tests {
         // The side to move wins with two open twos of its own and loses when the waiting side
         // has them, but only the first kind of position is in the set: the side to move's
         // value must rise, the waiting side's stay where the prior put it.
-        let f2f2 = pack([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
+        let f2f2 = pack_patterns([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
         let (good, _) = who_has_it_wins(f2f2, 60);
         let set = [&good];
         let t = Table::new(&set);
@@ -1100,7 +1096,7 @@ mod tests {
     fn fitting_lowers_the_loss_and_keeps_fixed_values() {
         // The side to move with the open twos wins: the fit must raise their value, lower the
         // loss and leave the fixed parameters alone.
-        let f2 = pack([Pattern::F2, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
+        let f2 = pack_patterns([Pattern::F2, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
         let (good, bad) = who_has_it_wins(f2, 6);
         let set = [&good, &bad];
         let th = current();

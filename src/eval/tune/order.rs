@@ -3,9 +3,11 @@
 //! opponent (what it takes away), and the fit lowers the cross-entropy of the teacher's move.
 
 use super::choice::{softmax, split_choices};
-use super::{adam, in_rounds, line_keys, lowest, pack, table_rows, Table, TABLE_MIN_SEEN};
+use super::{adam, in_rounds, line_keys, lowest, table_rows, Table, TABLE_MIN_SEEN};
 use crate::board::{Board, Pattern, Pos};
-use crate::eval::{combine, info_score, info_shape, iter_bits, Position, Shape, MULTISETS};
+use crate::eval::{
+    combine, info_score, info_shape, iter_bits, pack_patterns, Position, Shape, MULTISETS,
+};
 use crate::search::movepick::ORDER_CAP;
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -41,7 +43,7 @@ fn order_choice(b: &Board, played: Pos, t: &Table) -> Option<OrderChoice> {
         if m == played {
             label = Some(moves.len());
         }
-        let slot = |c| t.slot[pack(b.patterns(m, c)) as usize];
+        let slot = |c| t.slot[pack_patterns(b.patterns(m, c)) as usize];
         moves.push((slot(me), slot(opp)));
     }
     Some(OrderChoice {
@@ -344,7 +346,7 @@ mod tests {
             .map(|&g| g != 0.0)
             .collect();
         let t = Table::slots_only();
-        let dead = t.slot[pack([Pattern::Dead; 4]) as usize] as usize;
+        let dead = t.slot[pack_patterns([Pattern::Dead; 4]) as usize] as usize;
         free[dead] = false;
         free[MULTISETS + dead] = false;
         let fitted = fit(&th, &free, &set, 40.0, 30);
