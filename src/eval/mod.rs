@@ -177,14 +177,8 @@ pub(crate) const TEMPO_DENOMINATOR: i32 = 64;
 /// starts (so that the same labels give the same table whatever `fitted.rs` holds).
 pub(crate) const LINE_TEMPO: (i32, i32) = (3, 16);
 
-/// The combination table is indexed by the four patterns packed in nibbles.
+/// The combination table is indexed by the four patterns packed in nibbles (`pack_patterns`).
 pub(crate) const COMBOS: usize = 1 << 16;
-
-/// Index of four line patterns into the combination table.
-#[inline]
-pub fn combo_index(p: [Pattern; 4]) -> usize {
-    p[0] as usize | (p[1] as usize) << 4 | (p[2] as usize) << 8 | (p[3] as usize) << 12
-}
 
 /// The score of four line patterns as a sum of line values, a shape bonus and a pair value:
 /// the model the fitted table starts from, and the value of the winning shapes.
@@ -268,13 +262,7 @@ pub fn combo_table() -> &'static [SquareInfo] {
     TABLE.get_or_init(|| {
         let mut t = vec![0; COMBOS];
         for (i, slot) in t.iter_mut().enumerate() {
-            let pats = [
-                Pattern::from_u8((i & 15) as u8),
-                Pattern::from_u8((i >> 4 & 15) as u8),
-                Pattern::from_u8((i >> 8 & 15) as u8),
-                Pattern::from_u8((i >> 12 & 15) as u8),
-            ];
-            *slot = combine(pats);
+            *slot = combine(unpack_patterns(i as u16));
         }
         t.into_boxed_slice()
     })
@@ -316,7 +304,7 @@ mod tests {
         let t = combo_table();
         assert_eq!(t.len(), COMBOS);
         let p = [B3, F2, Dead, F4];
-        assert_eq!(t[combo_index(p)], combine(p));
+        assert_eq!(t[pack_patterns(p) as usize], combine(p));
     }
 
     #[test]
@@ -327,7 +315,7 @@ mod tests {
             if (0..4).any(|i| k >> (4 * i) & 15 >= 12) {
                 continue;
             }
-            let p = [0, 4, 8, 12].map(|s| Pattern::from_u8((k >> s & 15) as u8));
+            let p = unpack_patterns(k as u16);
             let r = multiset_rank(p);
             assert!(r < MULTISETS);
             let mut q = p;
