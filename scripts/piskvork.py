@@ -62,14 +62,17 @@ class Brain:
             sys.exit("engine exited")
         return line.strip()
 
-    def think(self, size, infos, moves):
+    def think(self, size, infos, moves, new_game=True):
         """The brain's move, its last MESSAGE line (None if it sent none) and the seconds it
         took, on a new game holding `moves`. Some brains keep stones across BOARD commands:
-        every position starts a new game (START), then gets the INFO lines `infos`. All its
+        every position starts a new game (START), then gets the INFO lines `infos`. With
+        `new_game` false the position goes to the game in progress (no START, no INFO lines),
+        so the brain keeps what it learned on its earlier moves, as in a match. All its
         MESSAGE lines stay in `messages` until the next call."""
-        self.start(size)
-        for info in infos:
-            self.send("INFO " + info)
+        if new_game:
+            self.start(size)
+            for info in infos:
+                self.send("INFO " + info)
         self.send("BOARD")
         for k, (x, y) in enumerate(moves):
             # Field 1: the side to move's stones; the last stone is the opponent's.
