@@ -182,6 +182,11 @@ impl<'a> Guard<'a> {
             max_nodes: budget.min(ROOT_VCF_NODES),
             deadline,
         };
+        // Every check starts afresh, so one with twice the budget first redoes the last one's
+        // work. (Continuing the move's last check under its solver generation chose fewer moves
+        // with a proven loss at 1 s in replayed lost games, 8 of 17 positions against 11, but
+        // scored 74-107-11 against PentaZen, -0.8 % (standard error 3.2 %) slot by slot against
+        // control runs beside it: not kept.)
         let (answer, _) = threat_after(pos, solver, m, Some(&vcf), Some(&vct), self.stop);
         let c = match answer {
             Proof::Win(l) => Check::Loses(l.len()),
