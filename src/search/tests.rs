@@ -625,29 +625,50 @@ fn guard_proves_remembers_and_grows_its_checks() {
     assert!(!off.vetoes(&mut pos, &mut solver, E7, None));
 }
 
+/// A game position (from the forty-first round's `scripts/oracle-loss` list) where black's f4,
+/// the search's favourite from depth 5 on, leaves white a VCT and h7 holds. (GAME17's losing e7
+/// stopped being the favourite at the guard's depth once the evaluation was fitted to the
+/// search's leaves: the search itself then scores it below i11 from depth 4.)
+const GAME12: &str = "g7i7e5h8g9h6h9g6i6j8k9h5";
+const F4: Pos = Pos::new(5, 3);
+const H7: Pos = Pos::new(7, 6);
+
 #[test]
 fn guard_drops_the_searchs_favourite_when_it_loses() {
-    let b = from_pos(Rule::Freestyle, GAME17);
-    let pos = Position::new(&b);
+    let b = from_pos(Rule::Freestyle, GAME12);
+    assert!(white_vct_after(&b, F4, 200_000));
+    assert!(!white_vct_after(&b, H7, 100_000));
     let tt = Table::new(1 << 20);
     let never = AtomicBool::new(false);
     let sh = Shared::new(&tt, &never);
     let mut solver = Solver::new();
-    let moves = vec![
-        ScoredMove { pos: E7, score: 10 },
-        ScoredMove { pos: I11, score: 0 },
-    ];
-    let mut w = Worker::new(pos, &mut solver, root_moves_from(moves));
-    let mut guard = Guard::new(Some(Duration::from_secs(60)), &never);
-    guard.base = 200_000;
     let clock = Clock {
         start: Instant::now(),
         soft: None,
         stop_when_stable: true,
     };
+    // Without the guard (untimed: it vetoes nothing) the search ends on f4.
+    let moves = vec![
+        ScoredMove { pos: H7, score: 10 },
+        ScoredMove { pos: F4, score: 0 },
+    ];
+    let mut w = Worker::new(
+        Position::new(&b),
+        &mut solver,
+        root_moves_from(moves.clone()),
+    );
+    let mut off = Guard::new(None, &never);
+    let r = main_loop(&mut w, &sh, &mut off, 7, &clock, &mut |_| {});
+    assert_eq!(r.best, F4);
+    // With it, f4 is proven to lose once it is the favourite, and h7 is played.
+    let tt = Table::new(1 << 20);
+    let sh = Shared::new(&tt, &never);
+    let mut w = Worker::new(Position::new(&b), &mut solver, root_moves_from(moves));
+    let mut guard = Guard::new(Some(Duration::from_secs(60)), &never);
+    guard.base = 200_000;
     let r = main_loop(&mut w, &sh, &mut guard, 7, &clock, &mut |_| {});
-    assert_eq!(r.best, I11);
-    assert!(guard.known_loser(E7), "e7 was never the favourite");
+    assert_eq!(r.best, H7);
+    assert!(guard.known_loser(F4), "f4 was never the favourite");
 }
 
 #[test]
