@@ -638,36 +638,30 @@ fn guard_drops_the_searchs_favourite_when_it_loses() {
     let b = from_pos(Rule::Freestyle, GAME12);
     assert!(white_vct_after(&b, F4, 200_000));
     assert!(!white_vct_after(&b, H7, 100_000));
-    let tt = Table::new(1 << 20);
     let never = AtomicBool::new(false);
-    let sh = Shared::new(&tt, &never);
     let mut solver = Solver::new();
-    let clock = Clock {
-        start: Instant::now(),
-        soft: None,
-        stop_when_stable: true,
+    // The two root moves, h7 ordered first, searched to depth 7 on a fresh table.
+    let mut best_with = |guard: &mut Guard| {
+        let tt = Table::new(1 << 20);
+        let sh = Shared::new(&tt, &never);
+        let moves = vec![
+            ScoredMove { pos: H7, score: 10 },
+            ScoredMove { pos: F4, score: 0 },
+        ];
+        let mut w = Worker::new(Position::new(&b), &mut solver, root_moves_from(moves));
+        let clock = Clock {
+            start: Instant::now(),
+            soft: None,
+            stop_when_stable: true,
+        };
+        main_loop(&mut w, &sh, guard, 7, &clock, &mut |_| {}).best
     };
     // Without the guard (untimed: it vetoes nothing) the search ends on f4.
-    let moves = vec![
-        ScoredMove { pos: H7, score: 10 },
-        ScoredMove { pos: F4, score: 0 },
-    ];
-    let mut w = Worker::new(
-        Position::new(&b),
-        &mut solver,
-        root_moves_from(moves.clone()),
-    );
-    let mut off = Guard::new(None, &never);
-    let r = main_loop(&mut w, &sh, &mut off, 7, &clock, &mut |_| {});
-    assert_eq!(r.best, F4);
+    assert_eq!(best_with(&mut Guard::new(None, &never)), F4);
     // With it, f4 is proven to lose once it is the favourite, and h7 is played.
-    let tt = Table::new(1 << 20);
-    let sh = Shared::new(&tt, &never);
-    let mut w = Worker::new(Position::new(&b), &mut solver, root_moves_from(moves));
     let mut guard = Guard::new(Some(Duration::from_secs(60)), &never);
     guard.base = 200_000;
-    let r = main_loop(&mut w, &sh, &mut guard, 7, &clock, &mut |_| {});
-    assert_eq!(r.best, H7);
+    assert_eq!(best_with(&mut guard), H7);
     assert!(guard.known_loser(F4), "f4 was never the favourite");
 }
 
