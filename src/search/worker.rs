@@ -105,6 +105,9 @@ pub struct Worker<'s> {
     lmr: Vec<[u8; 64]>,
     pub root_moves: Vec<RootMove>,
     pub seldepth: usize,
+    /// The depth of the root's iteration under way (see the answers to an open three in
+    /// `search`).
+    root_depth: i32,
 }
 
 impl<'s> Worker<'s> {
@@ -133,6 +136,7 @@ impl<'s> Worker<'s> {
             lmr,
             root_moves,
             seldepth: 0,
+            root_depth: 0,
         }
     }
 
@@ -202,6 +206,7 @@ impl<'s> Worker<'s> {
     /// Searches the root moves to `depth` within (alpha, beta); records scores and PVs in
     /// `root_moves` and re-sorts them (best first).
     pub fn root(&mut self, sh: &Shared, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.root_depth = depth;
         for rm in self.root_moves.iter_mut() {
             rm.score = -INF;
         }
@@ -478,21 +483,31 @@ impl<'s> Worker<'s> {
             let tactical = my_shape >= Shape::Three
                 || self.pos.shape(m, opp) >= Shape::FourThree
                 || Some(m) == tt_move;
-            // (Extending the answers to an open three lost 5-10-1 in self-play at 0.2 s; extending
-            // our fours, so that a four and its forced block cost no depth, 11-38-2 against
-            // PentaZen at 1 s, where the same build without it scored 26-63-7; the same at PV
-            // nodes only 30-60-6 and 23-69-4, +1.2 % (standard error 3.6 %) slot by slot against
-            // four runs without it. A singular extension of the table move, a ply deeper when
-            // the other moves stay 8 a ply below its score on a half-depth search, with the
-            // multi-cut when they reach beta, 25-64-7, 27-62-7 and 28-62-6, +2.2 % (2.9 %);
-            // after the fitted ordering, below the root's depth in ply, 8 a ply grew the bench's
-            // alpha-beta nodes by 89 % and 32 a ply by 13.5 %, which scored 35-58-3, +2.6 %
-            // (5.0 %) beside a control run: neither gain is shown, and neither is kept. Our open
-            // threes reduced and pruned like quiet moves: bench alpha-beta nodes -46 %, 24-67-5,
-            // -1.7 % (4.2 %); our fours as well: -57 %, 24-70-2, -3.2 % (3.6 %). The depth they
-            // buy loses threat lines. The blocks of the opponent's double-three squares exempt
-            // too: 27-64-5, +1.5 % (4.4 %), not shown either.)
-            let new_depth = depth - 1;
+            // (Extending the answers to an open three, in an early round, lost 5-10-1 in self-play
+            // at 0.2 s; extending our fours, so that a four and its forced block cost no depth,
+            // 11-38-2 against PentaZen at 1 s, where the same build without it scored 26-63-7; the
+            // same at PV nodes only 30-60-6 and 23-69-4, +1.2 % (standard error 3.6 %) slot by slot
+            // against four runs without it. A singular extension of the table move, a ply deeper
+            // when the other moves stay 8 a ply below its score on a half-depth search, with the
+            // multi-cut when they reach beta, 25-64-7, 27-62-7 and 28-62-6, +2.2 % (2.9 %); after
+            // the fitted ordering, below the root's depth in ply, 8 a ply grew the bench's
+            // alpha-beta nodes by 89 % and 32 a ply by 13.5 %, which scored 35-58-3, +2.6 % (5.0 %)
+            // beside a control run: neither gain is shown, and neither is kept. Our open threes
+            // reduced and pruned like quiet moves: bench alpha-beta nodes -46 %, 24-67-5, -1.7 %
+            // (4.2 %); our fours as well: -57 %, 24-70-2, -3.2 % (3.6 %). The depth they buy loses
+            // threat lines. The blocks of the opponent's double-three squares exempt too: 27-64-5,
+            // +1.5 % (4.4 %), not shown either.)
+            // The answers to an opponent's open three cost no depth in the first plies (as many as
+            // the iteration's depth), as the block of a four costs none: a sequence of threes then
+            // costs its attacker a ply a threat, as one of fours does, and the iterations reach
+            // such VCTs two plies sooner (see the test `answers_to_an_open_three_cost_no_depth`).
+            // At every ply the bench's alpha-beta nodes grew 64 times; within the iteration's
+            // depth, 7.7 times.
+            let new_depth = if kind == Kind::Defence && (ply as i32) < self.root_depth {
+                depth
+            } else {
+                depth - 1
+            };
             if !pv_node
                 && kind == Kind::Quiet
                 && !tactical
