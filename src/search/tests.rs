@@ -638,6 +638,27 @@ const GAME55: &str = "m4m6m8j4l7j7j8n1i1j5j3h7l8k8l9l10l6l5k7m5i5m9i6i7k5k10n8k6
                       g9k11k12j11l11j12i13j13j10i12o8m10n10m7g11g12h13e9f7e6i3";
 const G6: Pos = Pos::new(6, 5);
 
+/// The main loop's answer for `moves` at the root of `pos`, to `depth` on a fresh table, with no
+/// clock.
+fn untimed_search(
+    pos: Position,
+    moves: Vec<ScoredMove>,
+    solver: &mut Solver,
+    guard: &mut Guard,
+    depth: i32,
+) -> SearchResult {
+    let never = AtomicBool::new(false);
+    let tt = Table::new(1 << 20);
+    let sh = Shared::new(&tt, &never);
+    let mut w = Worker::new(pos, solver, root_moves_from(moves));
+    let clock = Clock {
+        start: Instant::now(),
+        soft: None,
+        stop_when_stable: true,
+    };
+    main_loop(&mut w, &sh, guard, depth, &clock, &mut |_| {})
+}
+
 #[test]
 fn guard_drops_the_searchs_favourite_when_it_loses() {
     let never = AtomicBool::new(false);
@@ -652,8 +673,6 @@ fn guard_drops_the_searchs_favourite_when_it_loses() {
         // three, since the answers to an open three cost no depth near the root; at 6 it still
         // does in GAME12 and GAME55.)
         let mut best_with = |guard: &mut Guard| {
-            let tt = Table::new(1 << 20);
-            let sh = Shared::new(&tt, &never);
             let moves = vec![
                 ScoredMove {
                     pos: holds,
@@ -664,13 +683,7 @@ fn guard_drops_the_searchs_favourite_when_it_loses() {
                     score: 0,
                 },
             ];
-            let mut w = Worker::new(Position::new(&b), &mut solver, root_moves_from(moves));
-            let clock = Clock {
-                start: Instant::now(),
-                soft: None,
-                stop_when_stable: true,
-            };
-            main_loop(&mut w, &sh, guard, 6, &clock, &mut |_| {}).best
+            untimed_search(Position::new(&b), moves, &mut solver, guard, 6).best
         };
         // Without the guard (untimed: it vetoes nothing) the search must end on the losing
         // move for the case to test anything.
@@ -707,16 +720,8 @@ fn answers_to_an_open_three_cost_no_depth() {
         let mut pos = Position::new(&b);
         let mut moves = vec![];
         generate(&mut pos, &mut moves, &mut Marks::default());
-        let tt = Table::new(1 << 20);
-        let sh = Shared::new(&tt, &never);
-        let mut w = Worker::new(pos, &mut solver, root_moves_from(moves));
-        let clock = Clock {
-            start: Instant::now(),
-            soft: None,
-            stop_when_stable: true,
-        };
         let mut guard = Guard::new(None, &never);
-        let r = main_loop(&mut w, &sh, &mut guard, depth, &clock, &mut |_| {});
+        let r = untimed_search(pos, moves, &mut solver, &mut guard, depth);
         assert!(
             r.score >= MATE_BOUND,
             "{game} after {m:?}: {} at depth {depth}",
