@@ -662,17 +662,16 @@ fn untimed_search(
 #[test]
 fn guard_drops_the_searchs_favourite_when_it_loses() {
     let never = AtomicBool::new(false);
-    let mut solver = Solver::new();
     let mut qualified = 0;
     for (game, loses, holds) in [(GAME17, E7, I11), (GAME12, F4, H7), (GAME55, G6, E7)] {
         let b = from_pos(Rule::Freestyle, game);
         assert!(vct_after(&b, loses, 200_000), "{game}: {loses} loses");
         assert!(!vct_after(&b, holds, 100_000), "{game}: {holds} holds");
         // The two root moves, the holding one ordered first, searched to depth 6 on a fresh
-        // table. (At depth 7 the search alone no longer ends on the losing move in any of the
-        // three, since the answers to an open three cost no depth near the root; at 6 it still
-        // does in GAME12 and GAME55.)
-        let mut best_with = |guard: &mut Guard| {
+        // table and solver, so that no case or run leans on another's work. (At depth 7 the
+        // search alone no longer ends on the losing move in any of the three, since the answers
+        // to an open three cost no depth near the root; at 6 it still does in GAME12 and GAME55.)
+        let best_with = |guard: &mut Guard| {
             let moves = vec![
                 ScoredMove {
                     pos: holds,
@@ -683,7 +682,7 @@ fn guard_drops_the_searchs_favourite_when_it_loses() {
                     score: 0,
                 },
             ];
-            untimed_search(Position::new(&b), moves, &mut solver, guard, 6).best
+            untimed_search(Position::new(&b), moves, &mut Solver::new(), guard, 6).best
         };
         // Without the guard (untimed: it vetoes nothing) the search must end on the losing
         // move for the case to test anything.

@@ -469,7 +469,7 @@ impl<'s> Worker<'s> {
         // The answers to an opponent's open three cost no depth in the first plies (as many as
         // the iteration's depth), as the block of a four costs none: a sequence of threes then
         // costs its attacker a ply a threat, as one of fours does, and the iterations reach
-        // such VCTs two plies sooner (see the test `answers_to_an_open_three_cost_no_depth`).
+        // such VCTs sooner (see the test `answers_to_an_open_three_cost_no_depth`).
         // At every ply the bench's alpha-beta nodes grew 64 times; within the iteration's
         // depth, 7.7 times.
         let new_depth = if kind == Kind::Defence && (ply as i32) < self.root_depth {
