@@ -437,7 +437,9 @@ impl<'s> Worker<'s> {
         }
         // Weak squares (little for either side next to the best one) are not searched away
         // from the principal variation. (Floors of top / 16 and top / 4 both scored lower
-        // against PentaZen: 4-14-1 and 12-36-3, both stopped.)
+        // against PentaZen: 4-14-1 and 12-36-3, both stopped. The floor read on the fitted
+        // ordering values instead, top / 4, about as many nodes: 164-192-44 in self-play at
+        // 0.2 s against this one, not kept.)
         if !pv_node && kind == Kind::Quiet && moves.len() > 8 {
             let pos = &self.pos;
             let top = moves
@@ -544,7 +546,10 @@ impl<'s> Worker<'s> {
                         + if pv_node { 0 } else { 1 };
                     // (A ply less for moves with a large history and a ply more for a negative
                     // one cut the bench's alpha-beta nodes by 29 % and scored 89-86-17 in
-                    // self-play at 0.2 s and 35-56-5 against PentaZen, -3.1 % (5.6 %): not kept.)
+                    // self-play at 0.2 s and 35-56-5 against PentaZen, -3.1 % (5.6 %): not kept.
+                    // Chess's cut-node rule, a ply or two more at the null-window nodes expected
+                    // to fail high, moved the bench's alpha-beta nodes by -14 % and +4 % and scored
+                    // 178-169-53 and 184-179-37 in self-play at 0.2 s: not kept either.)
                     r.min(new_depth)
                 } else {
                     0
