@@ -21,7 +21,8 @@ const QS_MAX_DEFENCE: i32 = 4;
 /// Answers to such a threat tried per quiescence node. (Two cut the bench's alpha-beta nodes by
 /// 61 % and beat this in self-play at 0.2 s, 204-157-39, yet scored 32-62-2 against PentaZen at
 /// 1 s, -11.9 % (standard error 4.0 %) slot by slot against five runs of this; eight doubled the
-/// nodes and lost in self-play, 59-78-19 when it was stopped. Self-play misjudges this number.)
+/// nodes and lost in self-play, 59-78-19 when it was stopped; against PentaZen eight scored -3.0 %
+/// (standard error 4.7 %) and six -6.6 % (5.8 %). Self-play misjudges this number.)
 const QS_MAX_DEFENCES: usize = 4;
 /// Root moves from this index on may be reduced.
 const ROOT_LMR_FROM: usize = 4;
@@ -656,6 +657,10 @@ impl<'s> Worker<'s> {
         if !threat || -depth >= QS_MAX_DEFENCE {
             return self.pos.evaluate();
         }
+        // (These lines through the transposition table, probed here and stored at depths 0 to
+        // -3: bench alpha-beta nodes -39 %, no deeper in 1 s, +3.5 % (standard error 2.7 %)
+        // against PentaZen over three runs but +0.2 % (3.6 %) over the last two, and a forced win
+        // that a search of depth 7 finds here went unseen: not kept.)
         // The opponent's threat must be answered: no standing pat.
         let mut moves = std::mem::take(&mut self.moves[ply]);
         if generate(&mut self.pos, &mut moves, &mut self.marks) == Kind::Lost {
