@@ -659,8 +659,8 @@ impl<'s> Worker<'s> {
         }
         // (These lines through the transposition table, probed here and stored at depths 0 to
         // -3: bench alpha-beta nodes -39 %, no deeper in 1 s, +3.5 % (standard error 2.7 %)
-        // against PentaZen over three runs but +0.2 % (3.6 %) over the last two, and a forced win
-        // that a search of depth 7 finds here went unseen: not kept.)
+        // against PentaZen over three runs but +0.2 % (3.6 %) over the last two, and the forced
+        // win of `answers_to_an_open_three_cost_no_depth` at depth 7 went unseen: not kept.)
         // The opponent's threat must be answered: no standing pat.
         let mut moves = std::mem::take(&mut self.moves[ply]);
         if generate(&mut self.pos, &mut moves, &mut self.marks) == Kind::Lost {
