@@ -16,8 +16,11 @@ pub const INF: i32 = 32000;
 /// Node budget of the VCF quiescence at a leaf.
 const LEAF_VCF_NODES: u64 = 64;
 /// Plies past the horizon where an opponent's open three or four-three square is answered by
-/// search rather than by the evaluation.
-const QS_MAX_DEFENCE: i32 = 4;
+/// search rather than by the evaluation. (Against PentaZen at 1 s, slot by slot against seven
+/// runs of four plies: three scored +7.5 % (standard error 3.0 %) over two runs; six -1.6 %
+/// (4.2 %) and grew the bench by 73 %. Three proves some threat lines a ply later: see
+/// `answers_to_an_open_three_cost_no_depth`.)
+const QS_MAX_DEFENCE: i32 = 3;
 /// Answers to such a threat tried per quiescence node. (Two cut the bench's alpha-beta nodes by
 /// 61 % and beat this in self-play at 0.2 s, 204-157-39, yet scored 32-62-2 against PentaZen at
 /// 1 s, -11.9 % (standard error 4.0 %) slot by slot against five runs of this; eight doubled the
@@ -658,9 +661,11 @@ impl<'s> Worker<'s> {
             return self.pos.evaluate();
         }
         // (These lines through the transposition table, probed here and stored at depths 0 to
-        // -3: bench alpha-beta nodes -39 %, no deeper in 1 s, +3.5 % (standard error 2.7 %)
-        // against PentaZen over three runs but +0.2 % (3.6 %) over the last two, and the forced
-        // win of `answers_to_an_open_three_cost_no_depth` at depth 7 went unseen: not kept.)
+        // -3: bench alpha-beta nodes -39 %, no deeper in 1 s, +1.7 % (standard error 2.5 %)
+        // against PentaZen over four runs: not kept. It proves the win of
+        // `answers_to_an_open_three_cost_no_depth` a ply later, at depth 8, with as many nodes.
+        // Cutting here only on the leaf's own entries, and keeping their moves from the main
+        // search, passes that test but costs the bench 6 % more nodes and scored -11 % (5 %).)
         // The opponent's threat must be answered: no standing pat.
         let mut moves = std::mem::take(&mut self.moves[ply]);
         if generate(&mut self.pos, &mut moves, &mut self.marks) == Kind::Lost {
