@@ -661,11 +661,12 @@ impl<'s> Worker<'s> {
             return self.pos.evaluate();
         }
         // (These lines through the transposition table, probed here and stored at depths 0 to
-        // -3: bench alpha-beta nodes -39 %, no deeper in 1 s, +1.7 % (standard error 2.5 %)
-        // against PentaZen over four runs: not kept. It proves the win of
-        // `answers_to_an_open_three_cost_no_depth` a ply later, at depth 8, with as many nodes.
-        // Cutting here only on the leaf's own entries, and keeping their moves from the main
-        // search, passes that test but costs the bench 6 % more nodes and scored -11 % (5 %).)
+        // -3, with the limit at four plies: bench alpha-beta nodes -39 %, no deeper in 1 s,
+        // +1.7 % (standard error 2.5 %) against PentaZen over four runs: not kept. It proved
+        // GAME55's win of `answers_to_an_open_three_cost_no_depth` a ply later than the search
+        // without it, with as many nodes. Cutting here only on the leaf's own entries, with the
+        // main search ordering by none of their moves, found it at the same depth but cost the
+        // bench 6 % more nodes and scored -11 % (5 %).)
         // The opponent's threat must be answered: no standing pat.
         let mut moves = std::mem::take(&mut self.moves[ply]);
         if generate(&mut self.pos, &mut moves, &mut self.marks) == Kind::Lost {
