@@ -13,19 +13,23 @@ use std::time::Instant;
 /// Deepest ply a search may reach (forced replies extend lines beyond the nominal depth).
 pub const MAX_PLY: usize = 128;
 pub const INF: i32 = 32000;
-/// Node budget of the VCF quiescence at a leaf.
+/// Node budget of the VCF quiescence at a leaf. (Against PentaZen at 1 s, slot by slot against
+/// three runs of 64: 128, which proves more leaves and shrinks the bench's tree by 16 %, scored
+/// -5.9 % (standard error 4.4 %); 32 -7.5 % (5.3 %).)
 const LEAF_VCF_NODES: u64 = 64;
 /// Plies past the horizon where an opponent's open three or four-three square is answered by
 /// search rather than by the evaluation. (Against PentaZen at 1 s, slot by slot against seven
 /// runs of four plies: three scored +7.5 % (standard error 3.0 %) over two runs; six -1.6 %
-/// (4.2 %) and grew the bench by 73 %. Three proves some threat lines a ply later: see
-/// `answers_to_an_open_three_cost_no_depth`.)
+/// (4.2 %) and grew the bench by 73 %; two -14.3 % (4.8 %) against three runs of three. Three
+/// proves some threat lines a ply later: see `answers_to_an_open_three_cost_no_depth`.)
 const QS_MAX_DEFENCE: i32 = 3;
 /// Answers to such a threat tried per quiescence node. (Two cut the bench's alpha-beta nodes by
 /// 61 % and beat this in self-play at 0.2 s, 204-157-39, yet scored 32-62-2 against PentaZen at
 /// 1 s, -11.9 % (standard error 4.0 %) slot by slot against five runs of this; eight doubled the
 /// nodes and lost in self-play, 59-78-19 when it was stopped; against PentaZen eight scored -3.0 %
-/// (standard error 4.7 %) and six -6.6 % (5.8 %). Self-play misjudges this number.)
+/// (standard error 4.7 %) and six -6.6 % (5.8 %). With the three-ply limit five scored +4.0 %
+/// (3.3 %) against three runs of four, then -3.8 % (3.7 %): +0.1 % (2.6 %) over both. Self-play
+/// misjudges this number.)
 const QS_MAX_DEFENCES: usize = 4;
 /// Root moves from this index on may be reduced.
 const ROOT_LMR_FROM: usize = 4;
