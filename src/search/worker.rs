@@ -28,8 +28,8 @@ const QS_MAX_DEFENCE: i32 = 3;
 /// 1 s, -11.9 % (standard error 4.0 %) slot by slot against five runs of this; eight doubled the
 /// nodes and lost in self-play, 59-78-19 when it was stopped; against PentaZen eight scored -3.0 %
 /// (standard error 4.7 %) and six -6.6 % (5.8 %). With the three-ply limit five scored +4.0 %
-/// (3.3 %) against three runs of four, then -3.8 % (3.7 %): +0.1 % (2.6 %) over both. Self-play
-/// misjudges this number.)
+/// (3.3 %) against three runs of four answers, then -3.8 % (3.7 %): +0.1 % (2.6 %) over both.
+/// Self-play misjudges this number.)
 const QS_MAX_DEFENCES: usize = 4;
 /// Root moves from this index on may be reduced.
 const ROOT_LMR_FROM: usize = 4;
