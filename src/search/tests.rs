@@ -1,6 +1,7 @@
 //! Behaviour of the whole searcher: forced moves, the rules, Gomocup's acceptance positions,
 //! time and stop handling, node limits and the threat-solver integration.
 
+use super::root::*;
 use super::*;
 use crate::board::notation::{parse_move_list, Rows};
 use crate::board::{Color, Rule};
