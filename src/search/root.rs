@@ -37,9 +37,9 @@ const GUARD_MAX_NODES: u64 = 1_280_000;
 pub(super) const GUARD_DEPTH: i32 = 5;
 pub(super) const GUARD_SHARE: u32 = 5;
 /// The guard's share when the opponent had a VCT before our move (the defence then matters
-/// more than the search's depth). (5, the quiet share, which cut the guard's mean time in such
-/// positions from 144 to 110 ms in `scripts/time-split` at 1 s, scored 90-92-10 against PentaZen at 1 s, -0.5 %, standard error 3.1 %,
-/// slot by slot against seven runs of 8 over two runs: not kept.)
+/// more than the search's depth). (5, the quiet share, gave the search about a quarter of the
+/// guard's time back in such positions and scored 90-92-10 against PentaZen at 1 s over two
+/// runs, -0.5 %, standard error 3.1 %, slot by slot against seven runs of 8: not kept.)
 pub(super) const GUARD_SHARE_THREAT: u32 = 8;
 
 /// What the threat checks at the root learned about one of our moves.
