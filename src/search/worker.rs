@@ -137,7 +137,8 @@ impl<'s> Worker<'s> {
             // Each search learns its history afresh. (The last search's history carried into
             // the next, halved, scored 75-103-14 against PentaZen at 1 s over two runs beside
             // two control runs of this, 79-102-11: -1.3 %, standard error 3.7 %, slot by slot;
-            // not kept. The table, kept between moves, already orders the first iterations.)
+            // not kept. Likely, not measured: the table, kept between moves, already orders
+            // the first iterations.)
             history: vec![[0; 2]; NCELLS],
             killers: [[Pos::NONE; 2]; MAX_PLY],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
