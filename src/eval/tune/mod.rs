@@ -377,6 +377,11 @@ struct Table {
     free: Vec<bool>,
     /// The joint values the fit may move: the pairs of buckets seen often enough.
     joint_free: Vec<bool>,
+    /// `--ridge`: the fit pays `ridge` times the squared distance, in hundreds, of each table
+    /// value from `anchor` (where the fit started), so that a value moves only as far as the
+    /// positions insist.
+    ridge: f64,
+    anchor: Vec<f64>,
 }
 
 /// Every packed key whose four nibbles are line patterns (12..15 are none), with its patterns.
@@ -420,6 +425,8 @@ impl Table {
             slot,
             free: vec![false; MULTISETS],
             joint_free: vec![false; NJOINT],
+            ridge: 0.0,
+            anchor: Vec::new(),
         }
     }
 
@@ -562,7 +569,10 @@ impl Table {
                 (None, _) => i == MULTISETS || self.free[i],
             };
             for i in (0..n).filter(|&i| moves(i)) {
-                let gi = g[i] / train.len().max(1) as f64;
+                let mut gi = g[i] / train.len().max(1) as f64;
+                if self.ridge > 0.0 && i < MULTISETS {
+                    gi += self.ridge * 2.0 * (th[i] - self.anchor[i]) / 1e4;
+                }
                 let lr = if i == MULTISETS { 0.002 } else { 0.5 };
                 let step = adam(&mut m[i], &mut v[i], gi, epoch, lr);
                 th[i] = if in_joint(i) {
@@ -637,21 +647,35 @@ fn joint_values(th: &[f64]) -> Vec<f64> {
 fn tune_table(
     train: &[&Sample],
     test: &[&Sample],
-    (epochs, split, joint): (usize, bool, bool),
+    (epochs, split, joint, from_table): (usize, bool, bool, bool),
+    ridge: f64,
     lines: Option<&[f64]>,
     write: Option<&str>,
     command: &str,
 ) -> Result<()> {
-    let t = Table::new(train);
+    let mut t = Table::new(train);
     let mut th = match lines {
         Some(lines) => t.prior_from_lines(lines),
         None if split => t.prior_split(),
+        // The table in use, with its tempo share and joint term: the values the positions
+        // seldom reach keep the engine's.
+        None if from_table => t.engine_values(),
         None => t.prior(),
     };
+    if !split {
+        // The engine's values carry the joint term: it is added below when asked for.
+        th.truncate(MULTISETS + 1);
+    }
     if joint {
-        th.resize(MULTISETS + 1 + NJOINT, 0.0);
+        let now = t.engine_values();
+        th.extend_from_slice(&now[MULTISETS + 1..]);
+        if !from_table {
+            th[MULTISETS + 1..].fill(0.0);
+        }
     }
     let scale = lowest(&SCALES, |x| t.loss(&th, train, x));
+    t.ridge = ridge;
+    t.anchor = th.clone();
     if joint {
         println!(
             "joint term: {} of {NJOINT} values free",
@@ -661,7 +685,13 @@ fn tune_table(
     println!(
         "table: {} of {MULTISETS} values free; {} prior, scale {scale}: loss {:.5} fitted, {:.5} held out",
         t.free.iter().filter(|&&f| f).count(),
-        if lines.is_some() { "fitted line-value" } else { "additive" },
+        if lines.is_some() {
+            "fitted line-value"
+        } else if from_table {
+            "table in use"
+        } else {
+            "additive"
+        },
         t.loss(&th, train, scale),
         t.loss(&th, test, scale)
     );
@@ -716,6 +746,36 @@ fn options<'a>(
     Ok((epochs, write, given))
 }
 
+/// Whether the `i`th position is in the held-out fifth: every fifth position, or every fifth
+/// block of `block` positions in the file's order. Neighbouring positions come from one game,
+/// and a fit that saw a position's neighbours judges it too kindly (`--holdout-block`).
+fn held_out(i: usize, block: usize) -> bool {
+    (i / block.max(1)).is_multiple_of(5)
+}
+
+/// Takes `NAME VALUE` out of the arguments: the value, parsed, and the arguments left.
+fn take_value<T: std::str::FromStr>(
+    args: &[String],
+    name: &str,
+) -> Result<(Option<T>, Vec<String>)> {
+    let mut rest = Vec::new();
+    let mut value = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == name {
+            let v = it.next().with_context(|| format!("{name} needs a value"))?;
+            value = Some(
+                v.parse()
+                    .ok()
+                    .with_context(|| format!("{name}: bad value {v}"))?,
+            );
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((value, rest))
+}
+
 /// Fits the line-value model from the values in use, reporting the losses as it goes.
 fn fit_lines(train: &[&Sample], test: &[&Sample], epochs: usize) -> Vec<f64> {
     let mut th = current();
@@ -740,7 +800,7 @@ fn fit_lines(train: &[&Sample], test: &[&Sample], epochs: usize) -> Vec<f64> {
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       pbrain-gorin tune --order DIR [EPOCHS] [--write PATH]   (fit the move-ordering values to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --joint (with --table, not --split: also fit the joint term, a value per pair of a square's score buckets for the side to move and the other) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       pbrain-gorin tune --order DIR [EPOCHS] [--write PATH]   (fit the move-ordering values to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --joint (with --table, not --split: also fit the joint term, a value per pair of a square's score buckets for the side to move and the other) --from-table (with --table: start from the table, tempo share and joint term in use instead of the additive model) --ridge R (with --table: each table value pays R times its squared move from the start, in hundreds) --holdout-block N (hold out every fifth block of N positions in file order, not every fifth position: a game's positions together) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
             let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
@@ -762,9 +822,19 @@ pub fn main(args: &[String]) -> Result<()> {
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
     };
+    let (ridge, rest) = take_value::<f64>(rest, "--ridge")?;
+    let (block, rest) = take_value::<usize>(&rest, "--holdout-block")?;
+    let block = block.unwrap_or(1).max(1);
     let (epochs, write, given) = options(
-        rest,
-        &["--table", "--split", "--line-prior", "--fours", "--joint"],
+        &rest,
+        &[
+            "--table",
+            "--split",
+            "--line-prior",
+            "--fours",
+            "--joint",
+            "--from-table",
+        ],
     )?;
     let table = given.contains(&"--table");
     let fours = given.contains(&"--fours");
@@ -774,6 +844,13 @@ pub fn main(args: &[String]) -> Result<()> {
     let split = given.contains(&"--split");
     let line_prior = given.contains(&"--line-prior");
     let joint = given.contains(&"--joint");
+    let from_table = given.contains(&"--from-table");
+    if from_table && (!table || split || line_prior) {
+        bail!("--from-table needs --table, without --split or --line-prior");
+    }
+    if (ridge.is_some() || block > 1) && !table {
+        bail!("--ridge and --holdout-block need --table");
+    }
     if joint && (!table || split) {
         bail!("--joint needs --table, without --split");
     }
@@ -802,13 +879,13 @@ pub fn main(args: &[String]) -> Result<()> {
     let train: Vec<&Sample> = samples
         .iter()
         .enumerate()
-        .filter(|(i, _)| i % 5 != 0)
+        .filter(|&(i, _)| !held_out(i, block))
         .map(|(_, s)| s)
         .collect();
     let test: Vec<&Sample> = samples
         .iter()
         .enumerate()
-        .filter(|(i, _)| i % 5 == 0)
+        .filter(|&(i, _)| held_out(i, block))
         .map(|(_, s)| s)
         .collect();
     println!(
@@ -822,7 +899,8 @@ pub fn main(args: &[String]) -> Result<()> {
         return tune_table(
             &train,
             &test,
-            (epochs, split, joint),
+            (epochs, split, joint, from_table),
+            ridge.unwrap_or(0.0),
             lines.as_deref(),
             write,
             &format!("pbrain-gorin tune {}", args.join(" ")),
@@ -1045,6 +1123,42 @@ mod tests {
         // The fitted tempo share is written too, in the engine's 64ths.
         let tempo = (fitted[MULTISETS] * 64.0).round() as i32;
         assert!(src.contains(&format!("const TEMPO: (i32, i32) = ({tempo}, 64);")));
+    }
+
+    #[test]
+    fn ridge_holds_values_near_where_the_fit_started() {
+        let f2f2 = pack_patterns([Pattern::F2, Pattern::F2, Pattern::Dead, Pattern::Dead]);
+        let (good, bad) = who_has_it_wins(f2f2, 30);
+        let set = [&good, &bad];
+        let mut t = Table::new(&set);
+        let th = t.prior();
+        let r = t.slot[f2f2 as usize] as usize;
+        let free = t.fit(&th, &set, 100.0, 50)[r] - th[r];
+        t.ridge = 100.0;
+        t.anchor = th.clone();
+        let held = t.fit(&th, &set, 100.0, 50)[r] - th[r];
+        assert!(free > 0.0 && held.abs() < free / 4.0, "{free} {held}");
+    }
+
+    #[test]
+    fn held_out_blocks_keep_neighbours_together() {
+        let every = (0..1000).filter(|&i| held_out(i, 1)).count();
+        let blocks = (0..1000).filter(|&i| held_out(i, 100)).count();
+        assert_eq!((every, blocks), (200, 200));
+        assert!(held_out(0, 100) && held_out(99, 100) && !held_out(100, 100));
+        assert!(held_out(500, 100) && held_out(5, 100) && !held_out(6, 1));
+    }
+
+    #[test]
+    fn take_value_parses_and_removes_its_option() {
+        let args: Vec<String> = ["400", "--ridge", "0.5", "--table"]
+            .map(String::from)
+            .to_vec();
+        let (r, rest) = take_value::<f64>(&args, "--ridge").unwrap();
+        assert_eq!(r, Some(0.5));
+        assert_eq!(rest, ["400", "--table"]);
+        assert!(take_value::<f64>(&rest, "--table").is_err());
+        assert!(take_value::<usize>(&["--n".into(), "x".into()], "--n").is_err());
     }
 
     #[test]
