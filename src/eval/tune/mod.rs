@@ -663,15 +663,9 @@ fn tune_table(
         None => t.prior(),
     };
     if !split {
-        // The engine's values carry the joint term: it is added below when asked for.
-        th.truncate(MULTISETS + 1);
-    }
-    if joint {
-        let now = t.engine_values();
-        th.extend_from_slice(&now[MULTISETS + 1..]);
-        if !from_table {
-            th[MULTISETS + 1..].fill(0.0);
-        }
+        // The joint term's values, when asked for, follow the table and the tempo share: the
+        // engine's start from its own (they are there already), the others from zero.
+        th.resize(MULTISETS + 1 + if joint { NJOINT } else { 0 }, 0.0);
     }
     let scale = lowest(&SCALES, |x| t.loss(&th, train, x));
     t.ridge = ridge;
@@ -728,22 +722,44 @@ fn tune_table(
     Ok(())
 }
 
-/// The arguments after a tune's source: `[EPOCHS] [--write PATH]` and any of `switches`.
-/// Returns the epochs (200 by default), the path, and the switches given.
-fn options<'a>(
-    rest: &'a [String],
-    switches: &[&str],
-) -> Result<(usize, Option<&'a str>, Vec<&'a str>)> {
-    let (mut epochs, mut write, mut given) = (200, None, Vec::new());
+/// What `options` read: the epochs, the `--write` path, the switches given and the values of
+/// the valued options given, by name.
+type Options<'a> = (
+    usize,
+    Option<&'a str>,
+    Vec<&'a str>,
+    Vec<(&'a str, &'a str)>,
+);
+
+/// The arguments after a tune's source: `[EPOCHS] [--write PATH]`, any of `switches`, and any
+/// of `valued` followed by its value. The epochs are 200 by default.
+fn options<'a>(rest: &'a [String], switches: &[&str], valued: &[&str]) -> Result<Options<'a>> {
+    let (mut epochs, mut write, mut given, mut values) = (200, None, Vec::new(), Vec::new());
     let mut it = rest.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--write" => write = Some(it.next().context("--write needs a path")?.as_str()),
             s if switches.contains(&s) => given.push(s),
+            s if valued.contains(&s) => {
+                let v = it.next().with_context(|| format!("{s} needs a value"))?;
+                values.push((s, v.as_str()));
+            }
             s => epochs = s.parse().context("EPOCHS must be a number")?,
         }
     }
-    Ok((epochs, write, given))
+    Ok((epochs, write, given, values))
+}
+
+/// The value `options` read for the valued option `name`, parsed (the last one given).
+fn value_of<T: std::str::FromStr>(values: &[(&str, &str)], name: &str) -> Result<Option<T>> {
+    match values.iter().rev().find(|(n, _)| *n == name) {
+        Some((_, v)) => Ok(Some(
+            v.parse()
+                .ok()
+                .with_context(|| format!("{name}: bad value {v}"))?,
+        )),
+        None => Ok(None),
+    }
 }
 
 /// Whether the `i`th position is in the held-out fifth: every fifth position, or every fifth
@@ -751,29 +767,6 @@ fn options<'a>(
 /// and a fit that saw a position's neighbours judges it too kindly (`--holdout-block`).
 fn held_out(i: usize, block: usize) -> bool {
     (i / block.max(1)).is_multiple_of(5)
-}
-
-/// Takes `NAME VALUE` out of the arguments: the value, parsed, and the arguments left.
-fn take_value<T: std::str::FromStr>(
-    args: &[String],
-    name: &str,
-) -> Result<(Option<T>, Vec<String>)> {
-    let mut rest = Vec::new();
-    let mut value = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == name {
-            let v = it.next().with_context(|| format!("{name} needs a value"))?;
-            value = Some(
-                v.parse()
-                    .ok()
-                    .with_context(|| format!("{name}: bad value {v}"))?,
-            );
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    Ok((value, rest))
 }
 
 /// Fits the line-value model from the values in use, reporting the losses as it goes.
@@ -803,7 +796,7 @@ pub fn main(args: &[String]) -> Result<()> {
     const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       pbrain-gorin tune --order DIR [EPOCHS] [--write PATH]   (fit the move-ordering values to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --joint (with --table, not --split: also fit the joint term, a value per pair of a square's score buckets for the side to move and the other) --from-table (with --table: start from the table, tempo share and joint term in use instead of the additive model) --ridge R (with --table: each table value pays R times its squared move from the start, in hundreds) --holdout-block N (hold out every fifth block of N positions in file order, not every fifth position: a game's positions together) --write PATH (with --table: write the fitted table's source)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
-            let (epochs, write, given) = options(rest, &["--split", "--keep-tempo"])?;
+            let (epochs, write, given, _) = options(rest, &["--split", "--keep-tempo"], &[])?;
             let opts = choice::ChoiceOptions {
                 epochs,
                 split: given.contains(&"--split"),
@@ -814,7 +807,7 @@ pub fn main(args: &[String]) -> Result<()> {
             return choice::tune_choices(Path::new(dir), &opts, &command);
         }
         [flag, dir, rest @ ..] if flag == "--order" => {
-            let (epochs, write, _) = options(rest, &[])?;
+            let (epochs, write, _, _) = options(rest, &[], &[])?;
             let command = format!("pbrain-gorin tune {}", args.join(" "));
             return order::tune_order(Path::new(dir), epochs, write, &command);
         }
@@ -822,11 +815,8 @@ pub fn main(args: &[String]) -> Result<()> {
         [dir, rest @ ..] if !dir.starts_with('-') => ((false, dir), rest),
         _ => bail!(USAGE),
     };
-    let (ridge, rest) = take_value::<f64>(rest, "--ridge")?;
-    let (block, rest) = take_value::<usize>(&rest, "--holdout-block")?;
-    let block = block.unwrap_or(1).max(1);
-    let (epochs, write, given) = options(
-        &rest,
+    let (epochs, write, given, values) = options(
+        rest,
         &[
             "--table",
             "--split",
@@ -835,7 +825,12 @@ pub fn main(args: &[String]) -> Result<()> {
             "--joint",
             "--from-table",
         ],
+        &["--ridge", "--holdout-block"],
     )?;
+    let ridge = value_of::<f64>(&values, "--ridge")?;
+    let block = value_of::<usize>(&values, "--holdout-block")?
+        .unwrap_or(1)
+        .max(1);
     let table = given.contains(&"--table");
     let fours = given.contains(&"--fours");
     if fours && !source.0 {
@@ -1150,15 +1145,17 @@ mod tests {
     }
 
     #[test]
-    fn take_value_parses_and_removes_its_option() {
+    fn options_read_valued_options_beside_switches_and_epochs() {
         let args: Vec<String> = ["400", "--ridge", "0.5", "--table"]
             .map(String::from)
             .to_vec();
-        let (r, rest) = take_value::<f64>(&args, "--ridge").unwrap();
-        assert_eq!(r, Some(0.5));
-        assert_eq!(rest, ["400", "--table"]);
-        assert!(take_value::<f64>(&rest, "--table").is_err());
-        assert!(take_value::<usize>(&["--n".into(), "x".into()], "--n").is_err());
+        let (epochs, write, given, values) = options(&args, &["--table"], &["--ridge"]).unwrap();
+        assert_eq!((epochs, write, given), (400, None, vec!["--table"]));
+        assert_eq!(value_of::<f64>(&values, "--ridge").unwrap(), Some(0.5));
+        assert_eq!(value_of::<f64>(&values, "--other").unwrap(), None);
+        assert!(value_of::<usize>(&values, "--ridge").is_err());
+        let bare: Vec<String> = vec!["--ridge".into()];
+        assert!(options(&bare, &[], &["--ridge"]).is_err());
     }
 
     #[test]
