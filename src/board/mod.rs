@@ -26,6 +26,25 @@ const REACH: usize = PAD * (STRIDE + 1);
 /// The cells around a square that its make and unmake touch: a fixed-size window, so that the
 /// constant offsets of the update are checked once, not forty times.
 type KeyWindow = [[u32; 4]; 2 * REACH + 1];
+/// `LINE_OF[diff + REACH]`: the direction and signed distance (`0 < |k| <= PAD`) of the square
+/// `diff` grid indices away along one line, or k = 0 where no line within `PAD` joins them. The
+/// grid's stride exceeds the widest board by more than `PAD`, so for two squares of a board the
+/// index difference alone names the line.
+static LINE_OF: [(u8, i8); 2 * REACH + 1] = {
+    assert!(MAX_SIZE + PAD < STRIDE);
+    let mut t = [(0u8, 0i8); 2 * REACH + 1];
+    let mut d = 0;
+    while d < 4 {
+        let mut k = 1;
+        while k <= PAD as isize {
+            t[(REACH as isize + k * DIR_STEP[d]) as usize] = (d as u8, k as i8);
+            t[(REACH as isize - k * DIR_STEP[d]) as usize] = (d as u8, -k as i8);
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+};
 /// A pair table as a fixed-size array: a key masked to its 20 bits needs no bounds check.
 type PairTable = [u8; 1 << pattern::KEY_BITS];
 
@@ -379,7 +398,7 @@ impl Board {
 
     /// `pattern_beside` with a stone of colour `stone` `k` steps away.
     #[inline]
-    fn pattern_with(&self, p: Pos, d: usize, k: isize, stone: Color, c: Color) -> Pattern {
+    pub fn pattern_with(&self, p: Pos, d: usize, k: isize, stone: Color, c: Color) -> Pattern {
         debug_assert!(k != 0 && k.unsigned_abs() <= PAD);
         let key = self.keys[p.index()][d] | u32::from(stone.code()) << (2 * slot(k));
         Pattern::from_u8(pair_of(self.pairs, key) >> (4 * c.index()) & 15)
@@ -390,33 +409,14 @@ impl Board {
     /// that move, without making it. Only the line through both, if any, differs.
     pub fn patterns_after(&self, p: Pos, e: Pos, stone: Color, c: Color) -> [Pattern; 4] {
         let mut pats = self.patterns(p, c);
-        let (dx, dy) = (
-            e.x() as isize - p.x() as isize,
-            e.y() as isize - p.y() as isize,
-        );
-        let k = dx.abs().max(dy.abs());
-        if k == 0 || k > PAD as isize {
+        let diff = e.index() as isize - p.index() as isize;
+        if diff.unsigned_abs() > REACH {
             return pats;
         }
-        let unit = (dx / k, dy / k);
-        if (unit.0 * k, unit.1 * k) != (dx, dy) {
-            return pats;
+        let (d, k) = LINE_OF[(diff + REACH as isize) as usize];
+        if k != 0 {
+            pats[d as usize] = self.pattern_with(p, d as usize, k as isize, stone, c);
         }
-        // The direction of `DIR_DXY` along the line; a step against it is a negative k.
-        let along = DIR_DXY.iter().enumerate().find_map(|(d, &(x, y))| {
-            let step = (x as isize, y as isize);
-            if step == unit {
-                Some((d, k))
-            } else if (-step.0, -step.1) == unit {
-                Some((d, -k))
-            } else {
-                None
-            }
-        });
-        let Some((d, k)) = along else {
-            return pats;
-        };
-        pats[d] = self.pattern_with(p, d, k, stone, c);
         pats
     }
 

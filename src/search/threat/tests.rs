@@ -1416,3 +1416,87 @@ fn features_match_patterns() {
     }
     assert!(seen_four);
 }
+
+#[test]
+fn caro_four_replies_match_playing_each_block() {
+    // `four_replies` reads the blocks off the line keys; each must be what playing the square
+    // and asking the board says: the squares after which no five square of the attacker is
+    // left, in the order of the scan (five squares, directions, offsets). Random caro positions
+    // with the defender to move, one or two five squares for the attacker.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut checked = [0; 3];
+    for rule in [Rule::Caro, Rule::CaroExact] {
+        for _ in 0..3000 {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            let mut empties: Vec<Pos> = b.squares().collect();
+            for _ in 0..10 + next(50) {
+                let p = empties.swap_remove(next(empties.len()));
+                b.make(p);
+            }
+            let a = b.side_to_move().opposite();
+            let mut fives = [Pos::NONE; 2];
+            let n = five_squares(&b, a, &mut fives);
+            if n == 0 || five_squares(&b, a.opposite(), &mut [Pos::NONE; 2]) > 0 {
+                continue;
+            }
+            let mut reference = Vec::new();
+            for &f in &fives[..n] {
+                for d in 0..4 {
+                    for k in -5isize..=5 {
+                        let e = f.step(d, k);
+                        if !b.contains(e) || !b.is_empty(e) || reference.contains(&e) {
+                            continue;
+                        }
+                        b.make(e);
+                        let stops = fives[..n]
+                            .iter()
+                            .all(|&g| !b.is_empty(g) || !b.makes_five(g, a));
+                        b.unmake();
+                        if stops {
+                            reference.push(e);
+                        }
+                    }
+                }
+            }
+            let mut sv = Solver::with_table_bits(10);
+            let limits = ThreatLimits::default();
+            let mut s = Search::begin(&mut sv, &b, &limits, None);
+            let mut out = [Pos::NONE; vcf::MAX_REPLIES];
+            let got = s.four_replies(&mut b, a, &fives[..n], &mut out);
+            assert_eq!(&out[..got], &reference[..], "{rule} {:?}", b.history());
+            checked[n] += 1;
+            checked[0] += (reference.len() > 1) as usize;
+        }
+    }
+    // Both paths ran, and some fours had a block besides the five square.
+    assert!(
+        checked[1] > 50 && checked[2] > 5 && checked[0] > 20,
+        "{checked:?}"
+    );
+    // A five square on two lines: a stone beyond either end blocks only one of them, so only
+    // the square itself stops both (random positions seldom hold one).
+    let black = [
+        (3, 7),
+        (4, 7),
+        (5, 7),
+        (6, 7),
+        (7, 3),
+        (7, 4),
+        (7, 5),
+        (7, 6),
+    ];
+    let b = setup(Rule::Caro, &black, &[(2, 7), (7, 2)], Color::White);
+    let (mut work, mut sv) = (b.clone(), Solver::with_table_bits(10));
+    let limits = ThreatLimits::default();
+    let mut s = Search::begin(&mut sv, &b, &limits, None);
+    let mut out = [Pos::NONE; vcf::MAX_REPLIES];
+    let f = Pos::new(7, 7);
+    assert_eq!(s.four_replies(&mut work, Color::Black, &[f], &mut out), 1);
+    assert_eq!(out[0], f);
+}
