@@ -45,6 +45,19 @@ static LINE_OF: [(u8, i8); 2 * REACH + 1] = {
     }
     t
 };
+/// The line joining two squares of a board, seen from `p`: the direction `d` and the signed
+/// number of steps `k` along it (`0 < |k| <= PAD`) to `e`, or None when `e` is `p` or lies on
+/// no line within `PAD` of it.
+#[inline]
+pub fn line_of(p: Pos, e: Pos) -> Option<(usize, isize)> {
+    let diff = e.index() as isize - p.index() as isize;
+    if diff.unsigned_abs() > REACH {
+        return None;
+    }
+    let (d, k) = LINE_OF[(diff + REACH as isize) as usize];
+    (k != 0).then_some((d as usize, k as isize))
+}
+
 /// A pair table as a fixed-size array: a key masked to its 20 bits needs no bounds check.
 type PairTable = [u8; 1 << pattern::KEY_BITS];
 
@@ -409,13 +422,8 @@ impl Board {
     /// that move, without making it. Only the line through both, if any, differs.
     pub fn patterns_after(&self, p: Pos, e: Pos, stone: Color, c: Color) -> [Pattern; 4] {
         let mut pats = self.patterns(p, c);
-        let diff = e.index() as isize - p.index() as isize;
-        if diff.unsigned_abs() > REACH {
-            return pats;
-        }
-        let (d, k) = LINE_OF[(diff + REACH as isize) as usize];
-        if k != 0 {
-            pats[d as usize] = self.pattern_with(p, d as usize, k as isize, stone, c);
+        if let Some((d, k)) = line_of(p, e) {
+            pats[d] = self.pattern_with(p, d, k, stone, c);
         }
         pats
     }

@@ -15,7 +15,7 @@ mod tests;
 
 pub use solve::solve_main;
 
-use crate::board::{Board, Color, Pattern, Pos, Rule, MAX_SIZE, NCELLS, STRIDE};
+use crate::board::{Board, Color, Pattern, Pos, Rule, NCELLS};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use tt::Table;
@@ -802,37 +802,11 @@ fn features(b: &Board, p: Pos, c: Color) -> Features {
 }
 
 /// Whether `p` and `q` are the same square or share a line within five squares, that is,
-/// whether a stone on one changes a line key of the other. `Pos` indexes a padded grid whose
-/// stride exceeds the widest board by more than five, so for two squares of a board an index
-/// difference of at most five steps names one direction and distance.
+/// whether a stone on one changes a line key of the other.
 #[inline]
 fn lined_up(p: Pos, q: Pos) -> bool {
-    let diff = p.index() as isize - q.index() as isize;
-    diff.unsigned_abs() <= LINE_REACH && LINED_UP[(diff + LINE_REACH as isize) as usize]
+    p == q || crate::board::line_of(q, p).is_some()
 }
-
-/// Largest index difference of two squares five apart on a line.
-const LINE_REACH: usize = 5 * (STRIDE + 1);
-
-/// `LINED_UP[d + LINE_REACH]`: whether index difference `d` is 0 or k steps of one direction,
-/// k in 1..=5.
-static LINED_UP: [bool; 2 * LINE_REACH + 1] = {
-    assert!(MAX_SIZE + 5 < STRIDE);
-    let mut t = [false; 2 * LINE_REACH + 1];
-    t[LINE_REACH] = true;
-    let steps = [1, STRIDE, STRIDE + 1, STRIDE - 1];
-    let mut d = 0;
-    while d < 4 {
-        let mut k = 1;
-        while k <= 5 {
-            t[LINE_REACH + k * steps[d]] = true;
-            t[LINE_REACH - k * steps[d]] = true;
-            k += 1;
-        }
-        d += 1;
-    }
-    t
-};
 
 /// The empty squares where `c` makes a five, scanning the whole board; stops after `max`.
 fn five_squares(b: &Board, c: Color, out: &mut [Pos; 2]) -> usize {

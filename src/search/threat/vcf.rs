@@ -378,25 +378,26 @@ impl Search<'_, '_> {
         let mut n = 0;
         if let [f] = *fives {
             // One five square: a stone off it stops the five only on the five's line, and only
-            // when that is its one line of five. Same squares, same order as the general loop.
-            let mut lines = [false; 4];
-            for (d, l) in lines.iter_mut().enumerate() {
-                *l = b.pattern(f, d, a) == Pattern::Five;
+            // when that is its one line of five. Same squares, same order as the general loop
+            // below, which meets `f` itself in direction 0 at offset 0.
+            let mut lines = (0..4).filter(|&d| b.pattern(f, d, a) == Pattern::Five);
+            let line = match (lines.next(), lines.next()) {
+                (Some(d), None) => Some(d),
+                _ => None,
+            };
+            if line != Some(0) {
+                out[n] = f;
+                n += 1;
             }
-            let lone = lines.iter().filter(|&&l| l).count() == 1;
-            for (d, &l) in lines.iter().enumerate() {
+            if let Some(d) = line {
                 for k in -5isize..=5 {
+                    let e = f.step(d, k);
                     if k == 0 {
                         if d == 0 {
                             out[n] = f;
                             n += 1;
                         }
-                        continue;
-                    }
-                    let e = f.step(d, k);
-                    if lone
-                        && l
-                        && b.contains(e)
+                    } else if b.contains(e)
                         && b.is_empty(e)
                         && b.pattern_with(f, d, k, o, a) != Pattern::Five
                         && n < MAX_REPLIES
