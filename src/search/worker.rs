@@ -527,9 +527,10 @@ impl<'s> Worker<'s> {
             // alpha-beta nodes by 89 % and 32 a ply by 13.5 %, which scored 35-58-3, +2.6 % (5.0 %)
             // beside a control run: neither gain is shown, and neither is kept. In the sixtieth
             // round, with the table move also a ply shallower when it alone stands above beta,
-            // 16 a ply (bench nodes +75 %) scored +4.6 % (3.7 %) over three runs and 32 a ply
-            // +4.4 % (4.3 %) over two, against the fifty-seventh round's controls: leads, below
-            // the rule's 1.5 standard errors, not kept. Our open threes
+            // 16 a ply (bench nodes +75 %) scored +5.5 % (4.0 %) over two runs and 32 a ply
+            // +4.4 % (4.3 %), against the fifty-seventh round's two controls: leads below the
+            // rule's 1.5 standard errors, not kept (16 a ply's third run brought its three to
+            // +5.6 % (3.1 %) against those controls and one of that round's). Our open threes
             // reduced and pruned like quiet moves: bench alpha-beta nodes -46 %, 24-67-5, -1.7 %
             // (4.2 %); our fours as well: -57 %, 24-70-2, -3.2 % (3.6 %). The depth they buy loses
             // threat lines. The blocks of the opponent's double-three squares exempt too: 27-64-5,
