@@ -488,14 +488,13 @@ impl<'s> Worker<'s> {
         let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
         if singular_search {
             moves.retain(|m| m.pos != excluded);
-            if moves.is_empty() {
-                self.moves[ply] = moves;
-                return alpha;
-            }
         }
         if moves.is_empty() {
             self.moves[ply] = moves;
-            return if kind == Kind::Lost {
+            // A singular search with no other move fails low: the table move is alone.
+            return if singular_search {
+                alpha
+            } else if kind == Kind::Lost {
                 -(MATE - p - 4)
             } else {
                 eval
