@@ -465,7 +465,9 @@ impl<'s> Worker<'s> {
         // 2.3 %) slot by slot against five control runs; 32 a ply, two runs, +4.4 % (4.3 %).
         // Two plies instead of one off the PV when the other moves stay 400 below the bound, at
         // most six on a line: bench nodes +45 %, 32-56-8 against PentaZen, -10.4 % (standard
-        // error 5.8 %) beside a control run: not kept.)
+        // error 5.8 %) beside a control run: not kept. Twice the margin, on a search a ply deeper,
+        // at nodes off the PV that have been on it (Rapfi's former PV, marked in the table): bench
+        // nodes -7 %, 80-105-7 against PentaZen over two runs, -2.9 % (2.6 %): not kept.)
         let mut tt_ext = 0;
         if let (Some(e), Some(tm)) = (tte, tt_move) {
             if !singular_search
@@ -631,7 +633,10 @@ impl<'s> Worker<'s> {
                     // self-play at 0.2 s and 35-56-5 against PentaZen, -3.1 % (5.6 %): not kept.
                     // Chess's cut-node rule, a ply or two more at the null-window nodes expected
                     // to fail high, moved the bench's alpha-beta nodes by -14 % and +4 % and scored
-                    // 178-169-53 and 184-179-37 in self-play at 0.2 s: not kept either.)
+                    // 178-169-53 and 184-179-37 in self-play at 0.2 s: not kept either. Nodes off
+                    // the PV that have been on it, marked in the table, reduced as PV nodes: bench
+                    // nodes +14 %, 79-101-12 against PentaZen over two runs, -2.1 % (3.3 %)
+                    // against ten control runs: not kept.)
                     r.min(new_depth)
                 } else {
                     0
