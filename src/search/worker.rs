@@ -467,7 +467,8 @@ impl<'s> Worker<'s> {
         // most six on a line: bench nodes +45 %, 32-56-8 against PentaZen, -10.4 % (standard
         // error 5.8 %) beside a control run: not kept. Twice the margin, on a search a ply deeper,
         // at nodes off the PV that have been on it (Rapfi's former PV, marked in the table): bench
-        // nodes -7 %, 80-105-7 against PentaZen over two runs, -2.9 % (2.6 %): not kept.)
+        // nodes -7 %, 80-105-7 against PentaZen over two runs, -2.9 % (2.6 %) against ten
+        // control runs: not kept.)
         let mut tt_ext = 0;
         if let (Some(e), Some(tm)) = (tte, tt_move) {
             if !singular_search
