@@ -406,7 +406,12 @@ impl<'s> Worker<'s> {
         // (The table's score in place of this in the pruning tests below, where its bound says
         // it is nearer the truth (exact, a lower bound above it, an upper bound below): bench
         // nodes -14 %, 108-116-16 against PentaZen over three runs, +1.6 % (standard error
-        // 2.8 %) against fourteen control runs: not kept.)
+        // 2.8 %) against fourteen control runs; on a new machine 82-95-15 over two more, +0.8 %
+        // (2.9 %) against three runs beside them: +1.2 % (2.0 %) pooled, not kept. Chess's
+        // correction history, the evaluation plus the mean error the search found at nodes of
+        // the same threat counts (own threes and fours, the opponent's threes, three-threes,
+        // fours and four-threes, capped), learned afresh each search: bench nodes +12 %,
+        // 41-50-5 against PentaZen, -0.5 % (4.6 %) against the same three: not kept.)
 
         // Reverse futility: far enough above beta, with no threat of the opponent's to meet,
         // the node is not searched. (Chess's "improving" rule, this margin a ply smaller when
