@@ -437,9 +437,9 @@ impl<'s> Worker<'s> {
         // extension, bench nodes -20 % and +1.0 % (3.2 %) over two more runs: not kept. A ply
         // more of reduction for every 120 of evaluation above beta, two at most: bench nodes
         // -16 %, 40-49-7 against PentaZen, -1.4 % (3.4 %) against twelve control runs: not kept.
-        // Held back when the opponent has a double-three square as well: bench nodes -12 %,
-        // 40-55-1, -3.5 % (3.6 %) against three control runs: not kept. Allowed when the
-        // opponent can make a four: bench nodes +29 %, not played.)
+        // The null move also held back when the opponent has a double-three square: bench nodes
+        // -12 %, 40-55-1, -3.5 % (3.6 %) against three control runs: not kept. Allowed when
+        // the opponent can make a four: bench nodes +29 %, not played.)
         if !pv_node
             && !singular_search
             && depth >= 3
