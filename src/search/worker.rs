@@ -653,9 +653,10 @@ impl<'s> Worker<'s> {
                     // the PV that have been on it, marked in the table, reduced as PV nodes: bench
                     // nodes +14 %, 79-101-12 against PentaZen over two runs, -2.1 % (3.3 %)
                     // against ten control runs: not kept. Killers a ply less, as in chess: bench
-                    // nodes -7 %, 118-114-16 over three runs (248 games), +3.9 % (2.9 %) against
-                    // six control runs, short of two standard errors: not kept; killers also
-                    // spared the futility and move-count pruning: 38-52-6, -4.3 % (5.0 %).)
+                    // nodes -7 %, +3.9 % (2.9 %) over its first three runs, then 283-307-42 over
+                    // seven (632 games), +1.1 % (2.5 %) against eight control runs: not kept;
+                    // killers also spared the futility and move-count pruning: 38-52-6, -4.3 %
+                    // (5.0 %).)
                     r.min(new_depth)
                 } else {
                     0
