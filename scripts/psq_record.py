@@ -29,6 +29,9 @@ class Record:
 
 def names(folder):
     """The record files of a folder (`*.psq`), sorted by name (gorin-arena numbers them in order)."""
+    if not os.path.isdir(folder):
+        # The scripts take folders (`-psq DIR`); a match's log or a single record is a slip.
+        raise SystemExit(f"{folder}: not a folder of PSQ records (gorin-arena -psq DIR)")
     return sorted(name for name in os.listdir(folder) if name.endswith(".psq"))
 
 
