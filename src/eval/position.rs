@@ -293,7 +293,10 @@ impl Position {
     /// the move in hand (`TEMPO`). (The mean of this and the parent position's evaluation
     /// negated, as PentaZen evaluates the last two positions, at every node and leaf of the
     /// search: bench nodes +6 %, 147-207-14 against PentaZen at 1 s over four runs, -4.3 %
-    /// (standard error 4.1 %) slot by slot against six control runs: not kept.)
+    /// (standard error 4.1 %) slot by slot against six control runs: not kept. The other side's
+    /// total weighed 15/16, an offensive lean: bench nodes +20 %, 82-95-15 over two runs,
+    /// -2.1 % (3.6 %) against four control runs: not kept; weighed 9/8, bench nodes +138 %: not
+    /// played.)
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move();
