@@ -49,8 +49,8 @@ const HISTORY_MAX: i32 = 1 << 20;
 /// less and the table's score in the pruning tests, all three together: bench nodes +35 %,
 /// 135-162-15 over four runs on a new machine, -0.6 % (3.1 %) against four control runs.)
 const SE_DEPTH: i32 = 6;
-/// (8 a ply: bench nodes +39 %, 76-102-14 against PentaZen, -3.3 % (3.9 %) against eight control
-/// runs: not kept.)
+/// The margin per ply. (8: bench nodes +39 %, 76-102-14 against PentaZen, -3.3 % (3.9 %) against
+/// eight control runs: not kept.)
 const SE_MARGIN: i32 = 16;
 
 /// What every thread of one search shares.
