@@ -500,7 +500,7 @@ fn main_loop(
         depth += 1;
         w.seldepth = 0;
         // The window's half-width. (15: bench nodes +48 %, 76-97-19 against PentaZen at 1 s, -1.4 %
-        // (standard error 3.6 %) slot by slot against eleven control runs: not kept.)
+        // (standard error 3.6 %) slot by slot against twelve control runs: not kept.)
         let mut delta = 30;
         let (mut alpha, mut beta) = if depth >= 5 && score.abs() < MATE_BOUND {
             (score - delta, score + delta)

@@ -45,8 +45,8 @@ const IIR_DEPTH: i32 = 4;
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 60;
 /// Bound of a history score. (1 << 15, so that old successes fade sooner: bench nodes -21 %,
-/// 116-118-10 against PentaZen at 1 s over three runs, +3.4 % (standard error 2.6 %) slot by slot
-/// against eleven control runs: short of the rule's two standard errors, not kept yet.)
+/// 136-142-14 against PentaZen at 1 s over four runs, +2.9 % (standard error 2.4 %) slot by slot
+/// against twelve control runs: short of the rule's two standard errors, not kept yet.)
 const HISTORY_MAX: i32 = 1 << 20;
 /// Singular extension: least depth, margin per ply. (From depth 5: bench nodes +14 %, 298-322-36
 /// against PentaZen at 1 s over seven runs in two rounds, +1.7 % (standard error 2.6 %) slot by
