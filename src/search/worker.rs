@@ -45,8 +45,9 @@ const IIR_DEPTH: i32 = 4;
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 60;
 /// Bound of a history score. (1 << 15, so that old successes fade sooner: bench nodes -21 %,
-/// 136-142-14 against PentaZen at 1 s over four runs, +2.9 % (standard error 2.4 %) slot by slot
-/// against twelve control runs: short of the rule's two standard errors, not kept yet.)
+/// 298-307-39 against PentaZen at 1 s over eight runs, +2.9 % (standard error 2.0 %) slot by slot
+/// against fourteen control runs, and +0.4 % (3.2 %) for its last four against their round's two
+/// controls: short of the rule's two standard errors, not kept.)
 const HISTORY_MAX: i32 = 1 << 20;
 /// Singular extension: least depth, margin per ply. (From depth 5: bench nodes +14 %, 298-322-36
 /// against PentaZen at 1 s over seven runs in two rounds, +1.7 % (standard error 2.6 %) slot by
