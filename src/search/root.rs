@@ -32,9 +32,9 @@ pub(super) const UNTIMED_SAFETY_TRIES: usize = 4;
 /// The guard (see `Guard`): node budget of a first check of a root move, the largest budget
 /// (each later check of the same move doubles the last one), the depth from which it checks the
 /// best move after every iteration, and its share of the time (in sixteenths of the hard limit).
-/// (A first budget of 10,000 scored 90-91-11 against PentaZen at 1 s over two runs, +3.1 %,
-/// standard error 2.5 %, slot by slot against sixteen control runs; 40,000 scored 87-93-12,
-/// +1.8 %, 2.3 %: neither kept.)
+/// (A first budget of 10,000 scored 109-115-16 against PentaZen at 1 s over three runs, +2.3 %,
+/// standard error 2.0 %, slot by slot against seventeen control runs; 40,000 scored 87-93-12
+/// over two, +2.0 %, 2.4 %: neither kept.)
 const GUARD_NODES: u64 = 20_000;
 const GUARD_MAX_NODES: u64 = 1_280_000;
 pub(super) const GUARD_DEPTH: i32 = 5;
