@@ -35,7 +35,7 @@ pub(super) const UNTIMED_SAFETY_TRIES: usize = 4;
 /// (A first budget of 10,000 scored 109-115-16 against PentaZen at 1 s over three runs, +2.3 %,
 /// standard error 2.0 %, slot by slot against seventeen control runs; 40,000 scored 87-93-12
 /// over two, +2.0 %, 2.4 %: neither kept. Checks from depth 4 scored 75-84-9 over two runs,
-/// +0.5 %, 2.8 %, against nineteen control runs and -3.9 %, 3.9 %, against the two beside them;
+/// +0.5 %, 2.8 %, against nineteen control runs and -3.9 %, 3.9 %, against the two of its round;
 /// from depth 6, 76-84-4, +0.8 %, 2.9 %, and -3.6 %, 3.7 %: neither kept.)
 const GUARD_NODES: u64 = 20_000;
 const GUARD_MAX_NODES: u64 = 1_280_000;
