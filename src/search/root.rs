@@ -23,14 +23,17 @@ const REFUTE_WIDEN: u64 = 8;
 const REFUTE_FACTOR: u64 = 3;
 /// The refutation checks' largest budget. (120,000 scored 124-126-12 against PentaZen at 1 s
 /// over three runs, +1.5 %, standard error 3.4 %, slot by slot against three control runs of
-/// its machine: not kept.)
+/// its machine: not kept; nor in the stack described at `SAFETY_NODES`.)
 const REFUTE_MAX_NODES: u64 = 60_000;
 /// All refutation checks of one move together: bounds untimed searches (bench, fixed depth).
 const REFUTE_TOTAL_NODES: u64 = 300_000;
 /// The final check: first budget, and how many moves it may try in search order. (A first
 /// budget of 200,000 scored 84-83-7 against PentaZen at 1 s over two runs, +2.4 %, standard
 /// error 3.8 %, slot by slot against three control runs of its machine: not kept. Twelve tries
-/// scored 120-131-11 over three runs, -0.1 %, 3.6 %, against the same three: not kept.)
+/// scored 120-131-11 over three runs, -0.1 %, 3.6 %, against the same three: not kept. The
+/// first budget 200,000, the refutations' largest budget 120,000 and the history bound 1 << 15
+/// stacked in one build: 189-217-27 over five runs, -2.4 %, 3.5 %, against four control runs of
+/// its machine: not kept.)
 pub(super) const SAFETY_NODES: u64 = 100_000;
 pub(super) const SAFETY_TRIES: usize = 6;
 pub(super) const UNTIMED_SAFETY_NODES: u64 = 50_000;
