@@ -47,9 +47,8 @@ const RFP_MARGIN: i32 = 60;
 /// Bound of a history score. (1 << 15, so that old successes fade sooner: bench nodes -21 %,
 /// 298-307-39 against PentaZen at 1 s over eight runs, +2.9 % (standard error 2.0 %) slot by slot
 /// against fourteen control runs, and +0.4 % (3.2 %) for its last four against their round's two
-/// controls: short of the rule's two standard errors, not kept. Stacked with the final check's
-/// first budget 200,000 and the refutations' largest budget 120,000: 189-217-27 over five runs,
-/// -2.4 % (3.5 %) against four control runs of its machine: not kept.)
+/// controls: short of the rule's two standard errors, not kept; nor in the stack described at
+/// `root::SAFETY_NODES`.)
 const HISTORY_MAX: i32 = 1 << 20;
 /// Singular extension: least depth, margin per ply. (From depth 5: bench nodes +14 %, 298-322-36
 /// against PentaZen at 1 s over seven runs in two rounds, +1.7 % (standard error 2.6 %) slot by
