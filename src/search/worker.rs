@@ -680,8 +680,8 @@ impl<'s> Worker<'s> {
                     // (5.0 %). Where the table move is a threat (as `tactical` reads a move), the
                     // other moves a ply more, as chess does after a capture: bench nodes -15 %,
                     // 36-59-1 against PentaZen, -11.1 % (4.2 %) against five control runs; a ply
-                    // less: bench nodes +37 %, 157-147-26 over four runs, +3.0 % (3.5 %): not
-                    // kept.)
+                    // less: bench nodes +37 %, 393-395-58 over ten runs (two rounds),
+                    // +1.0 % (3.0 %): not kept.)
                     r.min(new_depth)
                 } else {
                     0
