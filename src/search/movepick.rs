@@ -148,11 +148,11 @@ pub fn generate(pos: &mut Position, out: &mut Vec<ScoredMove>, marks: &mut Marks
         };
     }
     // An opponent's four-three square (with no four of ours) is met by the whole list, not only
-    // its defences: the moves that leave it in place are scored lost by the quick check one ply
-    // on, at a node each. (Counted on the bench, eighty-seventh round: such nodes are 2 % of
-    // those that generate moves, and the moves searched there that leave the four-three in place
-    // 1.8 % of the moves searched below the root, about 0.5 % of the alpha-beta nodes: generating
-    // only the defences would save no more; not played.)
+    // its defences: the moves that leave it in place and give us no four are scored lost by the
+    // quick check one ply on, at a node each. (Counted on the bench, eighty-seventh round: such
+    // nodes are 2 % of those that generate moves, and those lost moves 1.8 % of the moves
+    // searched below the root, about 0.5 % of the alpha-beta nodes: generating only the defences
+    // would save no more; not played.)
     let cand = *pos.candidates();
     for_each_bit(&cand, |p| {
         if pos.is_legal(p, me) {
