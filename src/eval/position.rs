@@ -406,7 +406,11 @@ impl Position {
         }
     }
 
-    #[inline]
+    // `apply` and `set` run for every square a make changes. Inlined into their callers they
+    // gave the bench about 4 % more nodes a second (paired runs on one machine) than
+    // `#[inline]`, which left `set` a call. (The 32 table reads of a freestyle make gathered
+    // before any store, so that their cache misses might overlap, gained nothing measurable.)
+    #[inline(always)]
     fn apply(&mut self, p: Pos, c: Color, packed: u16) {
         let mut v = self.combos[packed as usize];
         if v & MAYBE_FORBIDDEN != 0 && self.renju && c == Color::Black && self.board.is_forbidden(p)
@@ -462,7 +466,7 @@ impl Position {
         self.pats[p.index()] = both;
     }
 
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, p: Pos, v: SquareInfo, c: Color) {
         let i = p.index();
         let old = self.info[i][c.index()];
