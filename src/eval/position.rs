@@ -406,10 +406,11 @@ impl Position {
         }
     }
 
-    // `apply` and `set` run for every square a make changes. Inlined into their callers they
-    // gave the bench 3.4-6.4 % more nodes a second than `#[inline]`, which left `set` a call, in
-    // three paired runs on one machine (-7.5 % in a fourth, on a busy host). (The 32 table reads of a freestyle make gathered
-    // before any store, so that their cache misses might overlap, gained nothing measurable.)
+    // `apply` and `set` run for every square a make changes. Inlined into their callers they gave
+    // the bench 3.4-6.4 % more nodes a second than `#[inline]`, which left `set` a call, in three
+    // paired runs on one machine (-7.5 % in a fourth, on a busy host). (The 32 table reads of a
+    // freestyle make gathered before any store, so that their cache misses might overlap, gained
+    // nothing measurable.)
     #[inline(always)]
     fn apply(&mut self, p: Pos, c: Color, packed: u16) {
         let mut v = self.combos[packed as usize];
