@@ -332,7 +332,10 @@ impl Engine {
         // standard error 2.9 %, against PentaZen over five runs, each beside a run of this
         // build: not shown, not kept; after the fitted ordering, -0.5 % (5.8 %) beside one; with
         // the turn reserve at a thirty-second, replies 816 ms on average instead of 760, +0.1 %
-        // (3.4 %) over two runs against nine of this, fifty-fifth round.)
+        // (3.4 %) over two runs against nine of this, fifty-fifth round. Both together, 9/10 of
+        // a hard limit of 939 ms, replies 808-823 ms on average instead of 767-779, largest 884:
+        // 107-118-11 over five runs beside five control runs of this, +0.7 % (3.1 %) slot by
+        // slot, ninetieth round: not kept.)
         sh.deadline = if use_threats {
             budget.hard.map(|h| start + h * 5 / 6)
         } else {
