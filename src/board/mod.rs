@@ -338,9 +338,10 @@ impl Board {
         self.hash ^= ZOBRIST[c.index()][p.index()] ^ ZOBRIST_SIDE;
         self.history.push((p, c));
         self.to_move = c.opposite();
-        // (Under freestyle only four steps, which its patterns need: -0.5, +2.6 and +1.6 % bench
-        // nodes a second in paired runs, and the solver's scan filter `near`, which counts
-        // stones within five, saw fewer: signature 36,790,855. Not kept.)
+        // (Under freestyle only four steps, all its patterns read: -0.5, +2.6 and +1.6 % bench
+        // nodes a second in paired runs, and the threat solver's scan filter `near`, which
+        // counts stones within five steps, then missed the fifth and changed the tree (signature
+        // 36,790,855). Not kept.)
         let w = self.key_window(p);
         for (d, &step) in DIR_STEP.iter().enumerate() {
             for k in 1..=PAD as isize {
