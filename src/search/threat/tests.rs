@@ -183,6 +183,22 @@ fn defender_four_must_be_answered() {
     assert_eq!(vcf(&b), Proof::Win(vec![Pos::new(7, 10)]));
 }
 
+/// A NoWin that only double twos stood in the way of is proven, not cut: the iterations past
+/// `VCT_QUIET_MAX` never try double twos, so marking them a depth cut ran the deepening to
+/// `VCT_MAX_THREATS` and answered Unknown (here after 324 nodes; in busier positions after the
+/// whole budget of a root or guard check).
+#[test]
+fn double_twos_beyond_the_quiet_iterations_cut_no_depth() {
+    let moves = parse_move_list("f4i8j10f9l5h7g8i2l8j9", 15, 15, Rows::FromTop).unwrap();
+    let b = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
+    let mut s = Solver::with_table_bits(16);
+    let mut work = b.clone();
+    let stop = AtomicBool::new(false);
+    let p = s.vct(&mut work, &ThreatLimits::nodes(20_000), &stop);
+    assert_eq!(p, Proof::NoWin);
+    assert!(s.nodes() < 1_000, "{} nodes", s.nodes());
+}
+
 #[test]
 fn quiet_positions_have_no_win() {
     for rule in Rule::ALL {

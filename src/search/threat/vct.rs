@@ -40,7 +40,10 @@ impl Search<'_, '_> {
         let closed_ok =
             three_ok && self.sv.depth_left >= self.attack_cost(pats, self.sv.depth_left);
         let ok = four && four_ok || open3 && three_ok || closed3 && closed_ok || two2 && quiet_ok;
-        if !ok && (four || open3 || closed3 || two2) {
+        // A double two left out is a depth cut only where a deeper iteration would try it:
+        // quiet set-ups come at two left, in the iterations that allow them at all.
+        let two2_later = two2 && self.sv.quiet && self.sv.depth_left < 2;
+        if !ok && (four || open3 || closed3 || two2_later) {
             self.sv.depth_cut = true;
         }
         ok
@@ -279,8 +282,9 @@ impl Search<'_, '_> {
                 if !self.affordable_attack(&pats, allowed) {
                     continue;
                 }
+                // Outside the zone is no depth cut: no deeper iteration of the phase brings the
+                // square in, and the phase's NoWin only hands over to the full deepening.
                 if !self.in_zone(b, p, a) {
-                    self.sv.depth_cut = true;
                     continue;
                 }
                 self.sv.moves.push((attack_score(&pats, last, p), p));
