@@ -153,6 +153,9 @@ pub struct Solver {
     cap: u32,
     /// VCT: set when some node was cut by the depth limit (so NoWin is not final).
     depth_cut: bool,
+    /// VCT: set when an iteration left out a double two that no deeper one tries (a NoWin over
+    /// the deepening's moves, which df-pn's quiet set-ups near the root may still beat).
+    omitted: bool,
     /// VCF: set when a subtree was cut by the depth limit (its NoWin holds for that depth only).
     vcf_cut: bool,
     /// VCF: where the VCF's own moves start in `path`.
@@ -221,6 +224,7 @@ impl Solver {
             strict_quiet: false,
             cap: 0,
             depth_cut: false,
+            omitted: false,
             vcf_cut: false,
             vcf_base: 0,
             vcf_budget: 0,
@@ -327,7 +331,8 @@ impl Solver {
             let mut s = Search::begin(self, board, &share(limits, used, PROBE_SHARE), Some(stop));
             let r = s.vct_iterate(board);
             used = s.sv.nodes;
-            if r != Res::Abort || s.stopped() {
+            // A NoWin that left out double twos goes on to df-pn, whose quiet set-ups may win.
+            if r == Res::Win || r == Res::NoWin && !s.sv.omitted || s.stopped() {
                 return s.finish(r);
             }
             let mut s = Search::begin(self, board, &share(limits, used, PROBE_SHARE), Some(stop));
@@ -384,6 +389,8 @@ impl Search<'_, '_> {
         let s = self;
         s.sv.strict = false;
         let mut result = Res::NoWin;
+        // Over all iterations: a later one may read an omitting subtree's NoWin from the table.
+        s.sv.omitted = false;
         for depth in 0..=VCT_MAX_THREATS {
             s.sv.depth_cut = false;
             // Quiet set-ups widen every node; they pay only in short wins.

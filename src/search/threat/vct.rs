@@ -45,6 +45,8 @@ impl Search<'_, '_> {
         let two2_later = two2 && self.sv.quiet && self.sv.depth_left < 2;
         if !ok && (four || open3 || closed3 || two2_later) {
             self.sv.depth_cut = true;
+        } else if !ok && two2 {
+            self.sv.omitted = true;
         }
         ok
     }
