@@ -23,6 +23,9 @@ const SALT_STRICT_QUIET: u64 = 0xE703_7ED1_A0B4_28DB;
 const SALT_CAP: u64 = 0x8CB9_2BA7_2F3D_8DD7;
 /// Node budget of the defender's own VCF, checked before his defences against a three.
 const DEFENDER_VCF_BUDGET: u64 = 50;
+/// Depth left at which the quiet iterations of the deepening try double twos (outside strict
+/// mode); `affordable_attack` reads it too, to tell a cut a deeper iteration lifts.
+const QUIET_DEPTH: u32 = 2;
 
 impl Search<'_, '_> {
     /// Whether a square with these attacker patterns is a threat the remaining depth affords
@@ -42,7 +45,7 @@ impl Search<'_, '_> {
         let ok = four && four_ok || open3 && three_ok || closed3 && closed_ok || two2 && quiet_ok;
         // A double two left out is a depth cut only where a deeper iteration would try it:
         // quiet set-ups come at two left, in the iterations that allow them at all.
-        let two2_later = two2 && self.sv.quiet && self.sv.depth_left < 2;
+        let two2_later = two2 && self.sv.quiet && self.sv.depth_left < QUIET_DEPTH;
         if !ok && (four || open3 || closed3 || two2_later) {
             self.sv.depth_cut = true;
         } else if !ok && two2 {
@@ -78,7 +81,7 @@ impl Search<'_, '_> {
         } else {
             (d >= 2, d >= 1)
         };
-        let mut quiet_ok = self.sv.quiet && d == if strict { 4 } else { 2 };
+        let mut quiet_ok = self.sv.quiet && d == if strict { 4 } else { QUIET_DEPTH };
         if self.sv.cap > 0 {
             // Under a move cap the attacker moves left bound the attacks as strict mode's
             // depth does.
