@@ -199,6 +199,26 @@ fn double_twos_beyond_the_quiet_iterations_cut_no_depth() {
     assert!(s.nodes() < 1_000, "{} nodes", s.nodes());
 }
 
+/// A defender node asks whether the attacker's last move threatens a VCF under a small node
+/// budget; that budget is the same in every iteration, so a probe it cuts is no depth cut (the
+/// old code deepened to the last iteration here and answered Unknown after about 1,050 nodes).
+#[test]
+fn vcf_threat_probes_cut_by_their_budget_cut_no_depth() {
+    let moves = parse_move_list(
+        "h13g10k10j10h11j12i12j11j13h10i13k13i11i10",
+        15,
+        15,
+        Rows::FromTop,
+    )
+    .unwrap();
+    let b = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
+    let mut s = Solver::with_table_bits(16);
+    let mut work = b.clone();
+    let stop = AtomicBool::new(false);
+    let p = s.vct(&mut work, &ThreatLimits::nodes(20_000), &stop);
+    assert_eq!(p, Proof::NoWin);
+}
+
 #[test]
 fn quiet_positions_have_no_win() {
     for rule in Rule::ALL {

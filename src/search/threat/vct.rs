@@ -306,10 +306,10 @@ impl Search<'_, '_> {
         if r != Res::NoWin {
             return r;
         }
-        // A VCF cut by its depth (strict mode) leaves the NoWin open. One cut by its node budget
-        // does not: every four is an attack of this node too (`four_ok`), so the threat tree
-        // covers the same VCFs and records its own depth cuts.
-        if self.sv.vcf_cut {
+        // A VCF cut by its depth (strict mode, or a move cap) leaves the NoWin open. One cut by
+        // its node budget does not: every four is an attack of this node too (`four_ok`), so
+        // the threat tree covers the same VCFs and records its own depth cuts.
+        if self.sv.vcf_cut && (strict || self.sv.cap > 0) {
             self.sv.depth_cut = true;
         }
         self.sv.cands.truncate(clo);
@@ -857,8 +857,13 @@ impl Search<'_, '_> {
         };
         b.set_side_to_move(o);
         if r != Res::Win {
-            if self.sv.vcf_cut {
+            // A probe cut by its node budget gets the same budget in every iteration, so no
+            // deeper one lifts that cut: the move is left out as a threat, like a double two
+            // past the quiet iterations (see `affordable_attack`).
+            if self.sv.vcf_cut && (strict || self.sv.cap > 0) {
                 self.sv.depth_cut = true;
+            } else if self.sv.vcf_cut {
+                self.sv.omitted = true;
             }
             return self.vct_threat_defences(b, a, d);
         }
