@@ -153,8 +153,9 @@ pub struct Solver {
     cap: u32,
     /// VCT: set when some node was cut by the depth limit (so NoWin is not final).
     depth_cut: bool,
-    /// VCT: set when an iteration left out a double two that no deeper one tries (a NoWin over
-    /// the deepening's moves, which df-pn's quiet set-ups near the root may still beat).
+    /// VCT: set when an iteration left out a threat that no deeper one tries (a double two, or
+    /// a move whose VCF threat the probe's budget could not settle): a NoWin over the
+    /// deepening's moves, which df-pn's quiet set-ups near the root may still beat.
     omitted: bool,
     /// VCF: set when a subtree was cut by the depth limit (its NoWin holds for that depth only).
     vcf_cut: bool,
