@@ -189,14 +189,9 @@ fn defender_four_must_be_answered() {
 /// whole budget of a root or guard check).
 #[test]
 fn double_twos_beyond_the_quiet_iterations_cut_no_depth() {
-    let moves = parse_move_list("f4i8j10f9l5h7g8i2l8j9", 15, 15, Rows::FromTop).unwrap();
-    let b = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
-    let mut s = Solver::with_table_bits(16);
-    let mut work = b.clone();
-    let stop = AtomicBool::new(false);
-    let p = s.vct(&mut work, &ThreatLimits::nodes(20_000), &stop);
+    let (p, nodes) = vct_in_20k_nodes("f4i8j10f9l5h7g8i2l8j9");
     assert_eq!(p, Proof::NoWin);
-    assert!(s.nodes() < 1_000, "{} nodes", s.nodes());
+    assert!(nodes < 1_000, "{nodes} nodes");
 }
 
 /// A defender node asks whether the attacker's last move threatens a VCF under a small node
@@ -204,19 +199,19 @@ fn double_twos_beyond_the_quiet_iterations_cut_no_depth() {
 /// old code deepened to the last iteration here and answered Unknown after about 1,050 nodes).
 #[test]
 fn vcf_threat_probes_cut_by_their_budget_cut_no_depth() {
-    let moves = parse_move_list(
-        "h13g10k10j10h11j12i12j11j13h10i13k13i11i10",
-        15,
-        15,
-        Rows::FromTop,
-    )
-    .unwrap();
-    let b = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
-    let mut s = Solver::with_table_bits(16);
-    let mut work = b.clone();
-    let stop = AtomicBool::new(false);
-    let p = s.vct(&mut work, &ThreatLimits::nodes(20_000), &stop);
+    let (p, _) = vct_in_20k_nodes("h13g10k10j10h11j12i12j11j13h10i13k13i11i10");
     assert_eq!(p, Proof::NoWin);
+}
+
+/// The side to move's VCT after a freestyle move list, on a fresh solver limited to 20,000
+/// nodes (the tests' `vct` helper has no node limit), and the nodes it took.
+fn vct_in_20k_nodes(moves: &str) -> (Proof, u64) {
+    let moves = parse_move_list(moves, 15, 15, Rows::FromTop).unwrap();
+    let mut b = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
+    let mut s = Solver::with_table_bits(16);
+    let stop = AtomicBool::new(false);
+    let p = s.vct(&mut b, &ThreatLimits::nodes(20_000), &stop);
+    (p, s.nodes())
 }
 
 #[test]
