@@ -332,7 +332,8 @@ impl Solver {
             let mut s = Search::begin(self, board, &share(limits, used, PROBE_SHARE), Some(stop));
             let r = s.vct_iterate(board);
             used = s.sv.nodes;
-            // A NoWin that left out double twos goes on to df-pn, whose quiet set-ups may win.
+            // A NoWin that left out threats (`omitted`) goes on to df-pn, whose quiet set-ups
+            // may win.
             if r == Res::Win || r == Res::NoWin && !s.sv.omitted || s.stopped() {
                 return s.finish(r);
             }

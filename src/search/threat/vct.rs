@@ -176,6 +176,13 @@ impl Search<'_, '_> {
         }
     }
 
+    /// Whether a VCF searched at this node is bounded by depth (strict mode, or a move cap; see
+    /// `vcf_depth_at`), so that a cut of it is one a deeper iteration lifts. Otherwise only its
+    /// node budget, the same in every iteration, cuts it.
+    fn vcf_depth_bounded(&self) -> bool {
+        self.sv.strict || self.sv.cap > 0
+    }
+
     fn probe(&mut self, b: &Board, d: u32) -> Option<Res> {
         match self.sv.tt.probe(self.vct_key(b)) {
             Some(Entry::Win(w)) if w <= d => Some(Res::Win),
@@ -309,7 +316,7 @@ impl Search<'_, '_> {
         // A VCF cut by its depth (strict mode, or a move cap) leaves the NoWin open. One cut by
         // its node budget does not: every four is an attack of this node too (`four_ok`), so
         // the threat tree covers the same VCFs and records its own depth cuts.
-        if self.sv.vcf_cut && (strict || self.sv.cap > 0) {
+        if self.sv.vcf_cut && self.vcf_depth_bounded() {
             self.sv.depth_cut = true;
         }
         self.sv.cands.truncate(clo);
@@ -860,7 +867,7 @@ impl Search<'_, '_> {
             // A probe cut by its node budget gets the same budget in every iteration, so no
             // deeper one lifts that cut: the move is left out as a threat, like a double two
             // past the quiet iterations (see `affordable_attack`).
-            if self.sv.vcf_cut && (strict || self.sv.cap > 0) {
+            if self.sv.vcf_cut && self.vcf_depth_bounded() {
                 self.sv.depth_cut = true;
             } else if self.sv.vcf_cut {
                 self.sv.omitted = true;
