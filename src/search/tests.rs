@@ -947,14 +947,15 @@ fn vcf_with_known_fours_matches_the_scanning_vcf() {
     );
 }
 
-/// From games lost to PentaZen, white to move: black has a VCT. Every square of the defence
-/// set passes the first, cheap check or fails it, and the later passes prove the rest lost;
-/// g8, outside the set, holds (Rapfi scores it about even). The refutation used to stop at
-/// the set and keep its slowest losers, e9 and g10, and e9 was played in ten games.
+/// From games lost to PentaZen, white to move: black has a VCT. The refutation must prove e9
+/// lost (played in ten games) and keep g8 (Rapfi scores it about even). Until the ninety-third
+/// round black's line left g8 outside the defence set, and every square in it lost: this test
+/// covered the check of the other moves. The engine's VCT now finds a line whose set holds g8,
+/// so that path has no test position here any more.
 const OPENING_F9: &str = "f9g13e11h9g9d10g15f10e10";
 
 #[test]
-fn refutation_checks_the_other_moves_when_every_candidate_is_lost() {
+fn refutation_proves_e9_lost_and_keeps_g8() {
     let b = from_pos(Rule::Freestyle, OPENING_F9);
     let (e9, g8) = (Pos::new(4, 8), Pos::new(6, 7));
     let mut pos = Position::new(&b);
@@ -962,16 +963,12 @@ fn refutation_checks_the_other_moves_when_every_candidate_is_lost() {
     let never = AtomicBool::new(false);
     let mut solver = Solver::new();
     let set = defences_to_black_vct(&b, &mut pos, &mut solver, &never);
-    assert!(set.contains(&e9) && !set.contains(&g8), "{set:?}");
+    assert!(set.contains(&e9), "{set:?}");
     let mut moves = Vec::new();
     generate(&mut pos, &mut moves, &mut Marks::default());
     let (kept, g) = refute_untimed(&mut pos, &mut solver, &moves, &never);
     assert!(g.known_loser(e9), "e9 is proven lost");
     assert!(!kept.iter().any(|m| m.pos == e9), "{kept:?}");
     assert!(kept.iter().any(|m| m.pos == g8), "{kept:?}");
-    assert!(
-        kept.iter().all(|m| !set.contains(&m.pos)),
-        "no candidate holds"
-    );
     assert_eq!(pos.board().hash(), b.hash(), "the board is restored");
 }

@@ -69,7 +69,8 @@ enum Res {
 const UNLIMITED: u32 = 255;
 /// Largest VCT threat depth the iterative deepening tries.
 const VCT_MAX_THREATS: u32 = 40;
-/// Largest VCT threat depth whose iteration also tries quiet double-two set-ups.
+/// Largest VCT threat depth whose iteration also tries quiet double-two set-ups (in the searches
+/// that try them at all; see `vct`).
 const VCT_QUIET_MAX: u32 = 3;
 /// Node budget of each VCF inside a VCT: deep VCFs are rare and a long failing one costs more
 /// than the threats it would save (measured on the renju puzzle set).
@@ -323,6 +324,10 @@ impl Solver {
         let bounded = limits.deadline.is_some() || limits.max_nodes != u64::MAX;
         let dfpn = bounded && limits.max_nodes >= DFPN_MIN_NODES;
         let deep = bounded && limits.max_nodes >= DEEP_MIN_NODES;
+        // Quiet iterations (double twos, answered by every square, and the probe for a win by
+        // one more three) only on puzzle-sized or unbounded searches: on the engine's budgets
+        // they cost more nodes than the wins they add (ninety-third round).
+        let quiet = deep || !bounded;
         let mut used = 0;
         if deep {
             // Puzzle-sized budgets first probe the full deepening and df-pn briefly: many rows
@@ -330,7 +335,7 @@ impl Solver {
             // share. Both resume later where they stopped (the deepening from its table
             // entries, which belong to this search; df-pn from its own table).
             let mut s = Search::begin(self, board, &share(limits, used, PROBE_SHARE), Some(stop));
-            let r = s.vct_iterate(board);
+            let r = s.vct_iterate(board, quiet);
             used = s.sv.nodes;
             // A NoWin that left out threats (`omitted`) goes on to df-pn, whose quiet set-ups
             // may win.
@@ -353,7 +358,7 @@ impl Solver {
             };
             let mut s = Search::begin(self, board, &share(limits, used, zone_share), Some(stop));
             s.sv.zone = true;
-            let r = s.vct_iterate(board);
+            let r = s.vct_iterate(board, quiet);
             s.sv.zone = false;
             s.sv.nodes += used;
             used = s.sv.nodes;
@@ -374,7 +379,7 @@ impl Solver {
         }
         let mut s = Search::begin(self, board, limits, Some(stop));
         s.sv.max_nodes = limits.max_nodes.saturating_sub(used);
-        let result = s.vct_iterate(board);
+        let result = s.vct_iterate(board, quiet);
         s.sv.nodes += used;
         s.finish(result)
     }
@@ -386,8 +391,8 @@ impl Search<'_, '_> {
         self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
-    /// The iterative deepening of `vct`.
-    fn vct_iterate(&mut self, board: &mut Board) -> Res {
+    /// The iterative deepening of `vct`; `quiet`: its short iterations try quiet double twos.
+    fn vct_iterate(&mut self, board: &mut Board, quiet: bool) -> Res {
         let s = self;
         s.sv.strict = false;
         let mut result = Res::NoWin;
@@ -396,7 +401,7 @@ impl Search<'_, '_> {
         for depth in 0..=VCT_MAX_THREATS {
             s.sv.depth_cut = false;
             // Quiet set-ups widen every node; they pay only in short wins.
-            s.sv.quiet = depth <= VCT_QUIET_MAX;
+            s.sv.quiet = quiet && depth <= VCT_QUIET_MAX;
             result = s.vct_root(board, depth);
             log::debug!("vct depth {depth}: {result:?} after {} nodes", s.sv.nodes);
             if result != Res::NoWin || !s.sv.depth_cut {

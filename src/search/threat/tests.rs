@@ -203,6 +203,20 @@ fn vcf_threat_probes_cut_by_their_budget_cut_no_depth() {
     assert_eq!(p, Proof::NoWin);
 }
 
+/// The engine's budgets run no quiet iterations (double twos and the probe for a win by one more
+/// three cost more nodes there than the wins they add); unbounded and puzzle-sized searches still
+/// do. Here the 20,000-node search found a win in them before the ninety-third round; now the
+/// 5,000,000-node search (puzzle mode) proves it and the 20,000-node one does not.
+#[test]
+fn only_unbounded_and_puzzle_searches_try_double_twos() {
+    let b = setup_renju(Rule::Freestyle, "J9,G6,F9", "L4,K4,H9", Color::Black);
+    let stop = AtomicBool::new(false);
+    let mut s = Solver::with_table_bits(16);
+    let p = s.vct(&mut b.clone(), &ThreatLimits::nodes(20_000), &stop);
+    assert!(!matches!(p, Proof::Win(_)), "{p:?}");
+    assert_win(&b, &vct(&b, None), LineKind::Vct);
+}
+
 /// The side to move's VCT after a freestyle move list, on a fresh solver limited to 20,000
 /// nodes (the tests' `vct` helper has no node limit), and the nodes it took.
 fn vct_in_20k_nodes(moves: &str) -> (Proof, u64) {
