@@ -183,10 +183,10 @@ fn defender_four_must_be_answered() {
     assert_eq!(vcf(&b), Proof::Win(vec![Pos::new(7, 10)]));
 }
 
-/// A NoWin that only double twos stood in the way of is proven, not cut: the iterations past
-/// `VCT_QUIET_MAX` never try double twos, so marking them a depth cut ran the deepening to
-/// `VCT_MAX_THREATS` and answered Unknown (here after 324 nodes; in busier positions after the
-/// whole budget of a root or guard check).
+/// A NoWin that only double twos stood in the way of is proven, not cut: no iteration of an
+/// engine-sized search (and none past `VCT_QUIET_MAX` of any) tries them, so marking them a
+/// depth cut ran the deepening to `VCT_MAX_THREATS` and answered Unknown (here after 324 nodes;
+/// in busier positions after the whole budget of a root or guard check).
 #[test]
 fn double_twos_beyond_the_quiet_iterations_cut_no_depth() {
     let (p, nodes) = vct_in_20k_nodes("f4i8j10f9l5h7g8i2l8j9");
@@ -210,21 +210,25 @@ fn vcf_threat_probes_cut_by_their_budget_cut_no_depth() {
 #[test]
 fn only_unbounded_and_puzzle_searches_try_double_twos() {
     let b = setup_renju(Rule::Freestyle, "J9,G6,F9", "L4,K4,H9", Color::Black);
-    let stop = AtomicBool::new(false);
-    let mut s = Solver::with_table_bits(16);
-    let p = s.vct(&mut b.clone(), &ThreatLimits::nodes(20_000), &stop);
+    let (p, _) = vct_within_20k_nodes(&b);
     assert!(!matches!(p, Proof::Win(_)), "{p:?}");
     assert_win(&b, &vct(&b, None), LineKind::Vct);
 }
 
 /// The side to move's VCT after a freestyle move list, on a fresh solver limited to 20,000
-/// nodes (the tests' `vct` helper has no node limit), and the nodes it took.
+/// nodes, and the nodes it took.
 fn vct_in_20k_nodes(moves: &str) -> (Proof, u64) {
     let moves = parse_move_list(moves, 15, 15, Rows::FromTop).unwrap();
-    let mut b = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
+    let b = Board::from_moves(15, 15, Rule::Freestyle, &moves).unwrap();
+    vct_within_20k_nodes(&b)
+}
+
+/// The side to move's VCT on a fresh solver limited to 20,000 nodes, an engine-sized budget
+/// (the tests' `vct` helper gives 5,000,000, a puzzle-sized one), and the nodes it took.
+fn vct_within_20k_nodes(b: &Board) -> (Proof, u64) {
     let mut s = Solver::with_table_bits(16);
     let stop = AtomicBool::new(false);
-    let p = s.vct(&mut b, &ThreatLimits::nodes(20_000), &stop);
+    let p = s.vct(&mut b.clone(), &ThreatLimits::nodes(20_000), &stop);
     (p, s.nodes())
 }
 
