@@ -203,12 +203,12 @@ fn vcf_threat_probes_cut_by_their_budget_cut_no_depth() {
     assert_eq!(p, Proof::NoWin);
 }
 
-/// The engine's budgets run no quiet iterations (double twos and the probe for a win by one more
-/// three cost more nodes there than the wins they add); unbounded and puzzle-sized searches still
-/// do. Here the 20,000-node search found a win in them before the ninety-third round; now the
-/// 5,000,000-node search (puzzle mode) proves it and the 20,000-node one does not.
+/// Bounded searches run no quiet iterations (double twos and the probe for a win by one more
+/// three); only unbounded ones do. Here the 20,000-node search found a win in them before the
+/// ninety-third round; now it does not, and the 5,000,000-node search (puzzle mode) proves the
+/// win without them.
 #[test]
-fn only_unbounded_and_puzzle_searches_try_double_twos() {
+fn engine_budgets_miss_a_win_that_puzzle_budgets_prove() {
     let b = setup_renju(Rule::Freestyle, "J9,G6,F9", "L4,K4,H9", Color::Black);
     let (p, _) = vct_within_20k_nodes(&b);
     assert!(!matches!(p, Proof::Win(_)), "{p:?}");
