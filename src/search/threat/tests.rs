@@ -183,10 +183,10 @@ fn defender_four_must_be_answered() {
     assert_eq!(vcf(&b), Proof::Win(vec![Pos::new(7, 10)]));
 }
 
-/// A NoWin that only double twos stood in the way of is proven, not cut: no iteration of an
-/// engine-sized search (and none past `VCT_QUIET_MAX` of any) tries them, so marking them a
-/// depth cut ran the deepening to `VCT_MAX_THREATS` and answered Unknown (here after 324 nodes;
-/// in busier positions after the whole budget of a root or guard check).
+/// A NoWin that only double twos stood in the way of is proven, not cut: no iteration of a
+/// bounded search (and none past `VCT_QUIET_MAX` of an unbounded one) tries them, so marking
+/// them a depth cut ran the deepening to `VCT_MAX_THREATS` and answered Unknown (here after 324
+/// nodes; in busier positions after the whole budget of a root or guard check).
 #[test]
 fn double_twos_beyond_the_quiet_iterations_cut_no_depth() {
     let (p, nodes) = vct_in_20k_nodes("f4i8j10f9l5h7g8i2l8j9");
