@@ -215,6 +215,22 @@ fn engine_budgets_miss_a_win_that_puzzle_budgets_prove() {
     assert_win(&b, &vct(&b, None), LineKind::Vct);
 }
 
+/// Unbounded searches (`solve` with neither a node nor a time limit) still run the quiet
+/// iterations: they find the win above within the nodes in which the bounded search misses it
+/// (14,615 nodes with them; 26,722 when they were switched off to check this test).
+#[test]
+fn unbounded_searches_try_double_twos() {
+    let b = setup_renju(Rule::Freestyle, "J9,G6,F9", "L4,K4,H9", Color::Black);
+    let mut s = Solver::with_table_bits(16);
+    let p = s.vct(
+        &mut b.clone(),
+        &ThreatLimits::default(),
+        &AtomicBool::new(false),
+    );
+    assert_win(&b, &p, LineKind::Vct);
+    assert!(s.nodes() < 20_000, "{} nodes", s.nodes());
+}
+
 /// The side to move's VCT after a freestyle move list, on a fresh solver limited to 20,000
 /// nodes, and the nodes it took.
 fn vct_in_20k_nodes(moves: &str) -> (Proof, u64) {
