@@ -289,7 +289,10 @@ impl<'s> Worker<'s> {
                 }
             }
         }
-        // Stable: moves that failed low keep their order from the previous iteration.
+        // Stable: moves that failed low keep their order from the previous iteration. (Ordered
+        // instead by the nodes their subtrees took, as chess engines once did: bench nodes
+        // +9.4 %, depth in 1 s 9.29 against 9.54 for this, one after the other beside a match: not
+        // played.)
         self.root_moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         best
     }
