@@ -209,7 +209,7 @@ fn vcf_threat_probes_cut_by_their_budget_cut_no_depth() {
 /// win without them.
 #[test]
 fn engine_budgets_miss_a_win_that_puzzle_budgets_prove() {
-    let b = setup_renju(Rule::Freestyle, "J9,G6,F9", "L4,K4,H9", Color::Black);
+    let b = double_two_win();
     let (p, _) = vct_within_20k_nodes(&b);
     assert!(!matches!(p, Proof::Win(_)), "{p:?}");
     assert_win(&b, &vct(&b, None), LineKind::Vct);
@@ -220,15 +220,15 @@ fn engine_budgets_miss_a_win_that_puzzle_budgets_prove() {
 /// (14,615 nodes with them; 26,722 when they were switched off to check this test).
 #[test]
 fn unbounded_searches_try_double_twos() {
-    let b = setup_renju(Rule::Freestyle, "J9,G6,F9", "L4,K4,H9", Color::Black);
-    let mut s = Solver::with_table_bits(16);
-    let p = s.vct(
-        &mut b.clone(),
-        &ThreatLimits::default(),
-        &AtomicBool::new(false),
-    );
+    let b = double_two_win();
+    let (p, nodes) = vct_counting(&b, &ThreatLimits::default());
     assert_win(&b, &p, LineKind::Vct);
-    assert!(s.nodes() < 20_000, "{} nodes", s.nodes());
+    assert!(nodes < 20_000, "{nodes} nodes");
+}
+
+/// Freestyle, black to move: a VCT that the quiet iterations' double twos find soonest.
+fn double_two_win() -> Board {
+    setup_renju(Rule::Freestyle, "J9,G6,F9", "L4,K4,H9", Color::Black)
 }
 
 /// The side to move's VCT after a freestyle move list, on a fresh solver limited to 20,000
@@ -242,9 +242,14 @@ fn vct_in_20k_nodes(moves: &str) -> (Proof, u64) {
 /// The side to move's VCT on a fresh solver limited to 20,000 nodes, an engine-sized budget
 /// (the tests' `vct` helper gives 5,000,000, a puzzle-sized one), and the nodes it took.
 fn vct_within_20k_nodes(b: &Board) -> (Proof, u64) {
+    vct_counting(b, &ThreatLimits::nodes(20_000))
+}
+
+/// The side to move's VCT on a fresh solver under `limits`, and the nodes it took.
+fn vct_counting(b: &Board, limits: &ThreatLimits) -> (Proof, u64) {
     let mut s = Solver::with_table_bits(16);
     let stop = AtomicBool::new(false);
-    let p = s.vct(&mut b.clone(), &ThreatLimits::nodes(20_000), &stop);
+    let p = s.vct(&mut b.clone(), limits, &stop);
     (p, s.nodes())
 }
 
