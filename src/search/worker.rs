@@ -790,8 +790,8 @@ impl<'s> Worker<'s> {
         // (With no threat and no four of ours, an opponent's VCF sought in 32 solver nodes as
         // if we passed, and when found the leaf standing at most on the evaluation with the
         // opponent to move, our tempo spent on the defence: bench nodes +13.9 %, depth in 1 s
-        // 9.54 against 9.67, 137-134-17 against PentaZen over six runs, +0.5 % (standard error 4.1 %) slot by slot against
-        // six control runs beside them: not kept.)
+        // 9.54 against 9.67, 137-134-17 against PentaZen over six runs, +0.5 % (standard error
+        // 4.1 %) slot by slot against six control runs beside them: not kept.)
         if !threat || -depth >= QS_MAX_DEFENCE {
             return self.pos.evaluate();
         }
