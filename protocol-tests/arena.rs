@@ -23,12 +23,37 @@ fn fake(mode: &str) -> String {
     format!("cmd={} {mode}", path.replace(' ', "\\ "))
 }
 
+/// A test's scratch folder: removed when the test passes, kept for a look when it fails (the
+/// games, logs and fake-brain pids it holds are what a failure is read from).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("gorin-arena-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 struct Run {
@@ -69,11 +94,11 @@ fn arena_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Run {
 /// Plays one game, `mode` (black) against a good fake (white), and returns its line. Both get
 /// 0.2 s per move and a generous 3 s tolerance (a loaded test machine must not lose games on
 /// time); `extra` may tighten it with a later `-each`, whose values win.
-fn one_game(mode: &str, extra: &[&str], name: &str) -> (String, PathBuf) {
+fn one_game(mode: &str, extra: &[&str], name: &str) -> (String, Scratch) {
     one_game_env(mode, extra, name, &[])
 }
 
-fn one_game_env(mode: &str, extra: &[&str], name: &str, env: &[(&str, &str)]) -> (String, PathBuf) {
+fn one_game_env(mode: &str, extra: &[&str], name: &str, env: &[(&str, &str)]) -> (String, Scratch) {
     let dir = scratch(name);
     let m = fake(mode);
     let g = fake("good");
@@ -564,7 +589,7 @@ fn ctrl_c_ends_every_engine_and_exits_130() {
             "2",
         ])
         .current_dir(&dir)
-        .env("FAKE_PID_DIR", &dir)
+        .env("FAKE_PID_DIR", dir.as_os_str())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
