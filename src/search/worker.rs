@@ -602,8 +602,11 @@ impl<'s> Worker<'s> {
         // (4.4 %) against five control runs; over both rounds' four strata +4.6 % (3.1 %), 1.4
         // standard errors: not kept yet. The third and last, in the hundred-and-fourth round, on
         // a new machine with the trial written again from this description (the same bench
-        // signature): 115-113-12 over five runs, +1.6 % (4.5 %) against five control runs; over
-        // the three rounds' six strata +3.6 % (2.6 %), 1.4 standard errors: not kept, and closed.)
+        // signature once the first null-window search of a late move was a cut node only when
+        // reduced, the node's opposite otherwise, and beta stood off the mate scores; the lost
+        // patch had done both): 115-113-12 over five runs, +1.6 % (4.5 %) against five control
+        // runs; over the three rounds' six strata +3.6 % (2.6 %), 1.4 standard errors: not kept,
+        // and closed.)
         let old_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
