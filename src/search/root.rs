@@ -51,10 +51,14 @@ const GUARD_NODES: u64 = 20_000;
 const GUARD_MAX_NODES: u64 = 1_280_000;
 pub(super) const GUARD_DEPTH: i32 = 5;
 pub(super) const GUARD_SHARE: u32 = 5;
-/// The guard's share when the opponent had a VCT before our move (the defence then matters
-/// more than the search's depth). (5, the quiet share, gave the search about a quarter of the
-/// guard's time back in such positions and scored 90-92-10 against PentaZen at 1 s over two
-/// runs, -0.5 %, standard error 3.1 %, slot by slot against seven runs of 8: not kept.)
+/// The guard's share when the opponent had a VCT before our move (the defence then matters more
+/// than the search's depth). (5, the quiet share, gave the search about a quarter of the guard's
+/// time back in such positions and scored 90-92-10 against PentaZen at 1 s over two runs, -0.5 %,
+/// standard error 3.1 %, slot by slot against seven runs of 8: not kept. A first check of a move at
+/// 200,000 nodes there (the losing moves' refutations had taken 69,000-422,000 nodes, and the
+/// solver's stages find one only on two to four times its size) chose a refuted move in 13 of 28
+/// replays of 14 lost-game positions, two processes at a time, against 15 for this: too few to show
+/// in play, not played.)
 pub(super) const GUARD_SHARE_THREAT: u32 = 8;
 
 /// What the threat checks at the root learned about one of our moves.
