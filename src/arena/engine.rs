@@ -69,7 +69,7 @@ impl Launch {
         } else {
             // Found now rather than at the first game, so a typo is a usage error.
             let on_path = std::env::var_os("PATH")
-                .map(|p| std::env::split_paths(&p).any(|d| d.join(prog).is_file()))
+                .map(|p| std::env::split_paths(&p).any(|d| runnable_in(&d, prog)))
                 .unwrap_or(false);
             if !on_path {
                 bail!("engine program '{prog}' not found on PATH (give a path with a '/')");
@@ -81,6 +81,12 @@ impl Launch {
             })
         }
     }
+}
+
+/// Whether `dir` holds the program `name`; on Windows a bare name also finds `name.exe`, as
+/// process creation there does.
+fn runnable_in(dir: &Path, name: &str) -> bool {
+    dir.join(name).is_file() || (cfg!(windows) && dir.join(format!("{name}.exe")).is_file())
 }
 
 fn split_words(s: &str) -> Vec<String> {
