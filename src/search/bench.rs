@@ -2,7 +2,7 @@
 //! node count (a signature of the search, identical on every run) and the speed, then the board
 //! micro-benchmark.
 
-use super::{Engine, Limits};
+use super::{Engine, Limits, TreeStats};
 use crate::board::notation::{move_list, parse_move_list, square_name, Rows};
 use crate::board::{Board, Rule};
 use std::sync::atomic::AtomicBool;
@@ -37,6 +37,8 @@ pub struct BenchResult {
     pub nodes: u64,
     /// The threat solver's share of `nodes` (root checks, leaf VCF, the final check).
     pub solver_nodes: u64,
+    /// The trees' shape (`TreeStats`), as deterministic as the node count.
+    pub tree: TreeStats,
     pub seconds: f64,
 }
 
@@ -45,6 +47,7 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
     let start = Instant::now();
     let mut nodes = 0;
     let mut solver_nodes = 0;
+    let mut tree = TreeStats::default();
     for (i, &(rule, size, moves)) in POSITIONS.iter().enumerate() {
         let list = parse_move_list(moves, size, size, Rows::FromTop).expect("bench move list");
         let board = Board::from_moves(size, size, rule, &list).expect("bench position");
@@ -61,6 +64,7 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
             .expect("bench position has empty squares");
         nodes += r.nodes;
         solver_nodes += engine.solver_visits();
+        tree.add(&engine.tree_stats());
         if verbose {
             println!(
                 "bench {:2}: {:9} {:2}x{:<2} {:24} best {:5} score {:6} depth {:2} nodes {:9} {:6.0} ms",
@@ -80,6 +84,7 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
     BenchResult {
         nodes,
         solver_nodes,
+        tree,
         seconds: start.elapsed().as_secs_f64(),
     }
 }
@@ -213,6 +218,31 @@ pub fn agreement(dir: &str, nodes: u64, every: usize, list: bool) -> anyhow::Res
     Ok(())
 }
 
+/// Prints the trees' shape: a move order that finds the cutting move sooner shows as more cuts on
+/// the first move.
+fn print_tree(t: &TreeStats) {
+    let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
+    let with_moves = t.nodes[0] + t.nodes[1];
+    for (k, what) in ["quiet", "defence"].iter().enumerate() {
+        let c = t.cuts[k];
+        let cut = c[0] + c[1] + c[2];
+        println!(
+            "bench: {what} nodes {} ({:.1} %), cut {:.1} %: by the first move {:.1} %, the second or third {:.1} %, a later one {:.1} %",
+            t.nodes[k],
+            pct(t.nodes[k], with_moves),
+            pct(cut, t.nodes[k]),
+            pct(c[0], cut),
+            pct(c[1], cut),
+            pct(c[2], cut)
+        );
+    }
+    println!(
+        "bench: leaves {}, {:.1} % of them below the horizon (the quiescence's answers to threats)",
+        t.leaves,
+        pct(t.below_horizon, t.leaves)
+    );
+}
+
 /// Entry point of `pbrain-gorin bench [depth]`, `pbrain-gorin bench openings FILE [ms]
 /// [threads] [turn]`, `pbrain-gorin bench think MS [memory MiB] [threads]` and
 /// `pbrain-gorin bench agree DIR [nodes] [every] [list]`.
@@ -260,6 +290,7 @@ pub fn main(args: &[String]) -> anyhow::Result<()> {
         r.nodes - r.solver_nodes,
         r.solver_nodes
     );
+    print_tree(&r.tree);
     let secs = r.seconds.max(1e-9);
     println!(
         "bench: time {:.0} ms, {:.0} nodes/s (alpha-beta alone {:.0} nodes/s)",
@@ -282,5 +313,15 @@ mod tests {
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.solver_nodes, b.solver_nodes);
         assert!(a.solver_nodes < a.nodes);
+        // The tree's shape is as deterministic, and its counts fit together: no more cuts than
+        // nodes of each kind, and both kinds present on the bench.
+        assert_eq!(a.tree, b.tree);
+        for k in 0..2 {
+            let cuts: u64 = a.tree.cuts[k].iter().sum();
+            assert!(a.tree.nodes[k] > 0, "no nodes of kind {k}");
+            assert!(cuts > 0 && cuts <= a.tree.nodes[k], "{:?}", a.tree);
+        }
+        assert!(a.tree.below_horizon <= a.tree.leaves);
+        assert!(a.tree.nodes[0] + a.tree.nodes[1] < a.nodes);
     }
 }

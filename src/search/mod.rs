@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use threat::{Proof, Solver, ThreatLimits};
 use tt::{Table, MATE, MATE_BOUND};
+pub use worker::TreeStats;
 use worker::{root_moves_from, Shared, Worker, INF, MAX_PLY};
 
 /// What the caller grants one search. All times in milliseconds, as the protocol gives them.
@@ -91,6 +92,8 @@ pub struct Engine {
     pub use_threats: bool,
     /// How far recent answers ran past their hard limit (`timeman::carry_lag`).
     lag: Duration,
+    /// The main threads' tree shapes since the engine was made.
+    tree_stats: TreeStats,
 }
 
 impl Default for Engine {
@@ -117,6 +120,7 @@ impl Engine {
             solvers: Vec::new(),
             use_threats: true,
             lag: Duration::ZERO,
+            tree_stats: TreeStats::default(),
         }
     }
 
@@ -147,6 +151,11 @@ impl Engine {
     /// node count).
     pub fn solver_visits(&self) -> u64 {
         visits(&self.solvers)
+    }
+
+    /// The shape of the main thread's trees since the engine was made (`bench`).
+    pub fn tree_stats(&self) -> TreeStats {
+        self.tree_stats
     }
 
     /// Size in bytes of the transposition table the next search uses.
@@ -377,9 +386,10 @@ impl Engine {
             w.flush(&sh);
             sh.abort.store(true, Ordering::Relaxed);
             let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
-            (r, order)
+            (r, order, w.stats)
         });
-        let (mut result, order) = result;
+        let (mut result, order, stats) = result;
+        self.tree_stats.add(&stats);
         let after_search = visits(&self.solvers);
         log::debug!("search done at {:?}", start.elapsed());
         if use_threats && result.score.abs() < MATE_BOUND {

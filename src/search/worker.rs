@@ -92,6 +92,35 @@ impl Shared<'_> {
     }
 }
 
+/// The shape of a search tree, counted by the main thread for `bench`: how often the nodes that
+/// search moves cut, and how early in their move order, apart for quiet nodes (every candidate
+/// listed) and defence nodes (the answers to an open three); and how many leaves lie below the
+/// horizon, in the quiescence's answers. Deterministic, like the node count: a change to the
+/// move order shows here before any game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeStats {
+    /// Quiet nodes, then defence nodes, that searched moves (the root not counted).
+    pub nodes: [u64; 2],
+    /// Their cuts by the move that cut: the first, the second or third, a later one.
+    pub cuts: [[u64; 3]; 2],
+    /// Leaves (nodes searched at depth 0 or below), and those below depth 0.
+    pub leaves: u64,
+    pub below_horizon: u64,
+}
+
+impl TreeStats {
+    pub fn add(&mut self, o: &TreeStats) {
+        for k in 0..2 {
+            self.nodes[k] += o.nodes[k];
+            for j in 0..3 {
+                self.cuts[k][j] += o.cuts[k][j];
+            }
+        }
+        self.leaves += o.leaves;
+        self.below_horizon += o.below_horizon;
+    }
+}
+
 /// A root move with its score in the current iteration and its principal variation.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -140,6 +169,7 @@ pub struct Worker<'s> {
     root_depth: i32,
     /// The move a singular search leaves out at each ply.
     excluded: [Pos; MAX_PLY],
+    pub stats: TreeStats,
 }
 
 impl<'s> Worker<'s> {
@@ -175,6 +205,7 @@ impl<'s> Worker<'s> {
             seldepth: 0,
             root_depth: 0,
             excluded: [Pos::NONE; MAX_PLY],
+            stats: TreeStats::default(),
         }
     }
 
@@ -750,6 +781,14 @@ impl<'s> Worker<'s> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let at = if i == 0 {
+                            0
+                        } else if i < 3 {
+                            1
+                        } else {
+                            2
+                        };
+                        self.stats.cuts[(kind == Kind::Defence) as usize][at] += 1;
                         if !tactical {
                             let k = &mut self.killers[ply];
                             if k[0] != m {
@@ -769,6 +808,7 @@ impl<'s> Worker<'s> {
             }
         }
         self.moves[ply] = moves;
+        self.stats.nodes[(kind == Kind::Defence) as usize] += 1;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > old_alpha {
@@ -789,6 +829,8 @@ impl<'s> Worker<'s> {
     /// them for score (up to eight deep) took most of the nodes and hid the deep wins the main
     /// search should see.
     fn leaf(&mut self, sh: &Shared, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+        self.stats.leaves += 1;
+        self.stats.below_horizon += (depth < 0) as u64;
         let me = self.pos.side_to_move();
         let has_fours = self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
         // (Below depth 0 too, where an attacker's short VCF inside the defence lines goes unseen:
