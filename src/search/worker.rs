@@ -567,6 +567,8 @@ impl<'s> Worker<'s> {
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let kind = generate(&mut self.pos, &mut moves, &mut self.marks);
+        // The node's slot in `TreeStats` (a lost node searches no move and is not counted).
+        let stats_kind = (kind == Kind::Defence) as usize;
         if singular_search {
             moves.retain(|m| m.pos != excluded);
         }
@@ -788,7 +790,7 @@ impl<'s> Worker<'s> {
                         } else {
                             2
                         };
-                        self.stats.cuts[(kind == Kind::Defence) as usize][at] += 1;
+                        self.stats.cuts[stats_kind][at] += 1;
                         if !tactical {
                             let k = &mut self.killers[ply];
                             if k[0] != m {
@@ -808,7 +810,7 @@ impl<'s> Worker<'s> {
             }
         }
         self.moves[ply] = moves;
-        self.stats.nodes[(kind == Kind::Defence) as usize] += 1;
+        self.stats.nodes[stats_kind] += 1;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > old_alpha {
