@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening over principal-variation search with aspiration
 //! windows, the shared transposition table, killer and history ordering, late-move reductions
 //! and pruning, a quick win/loss check at every node, and the VCF solver as quiescence.
+//! What was tried here and not kept is in `tried.md`, by the place it would go.
 
 use super::movepick::{generate, legal_flex4, weight, Kind, Marks, ScoredMove};
 use super::threat::{Proof, Solver, ThreatLimits};
@@ -303,6 +304,8 @@ impl<'s> Worker<'s> {
                 }
             }
             self.pos.unmake();
+            // (A move kept on its null-window fail high when the clock cuts its re-search off:
+            // see tried.md, "The root's unfinished iteration".)
             if self.aborted {
                 break;
             }
@@ -453,21 +456,11 @@ impl<'s> Worker<'s> {
         } else {
             eval = self.pos.evaluate();
         }
-        // (The table's score in place of this in the pruning tests below, where its bound says
-        // it is nearer the truth (exact, a lower bound above it, an upper bound below): bench
-        // nodes -14 %, 108-116-16 against PentaZen over three runs, +1.6 % (standard error
-        // 2.8 %) against fourteen control runs; on a new machine 82-95-15 over two more, +0.8 %
-        // (2.9 %) against three runs beside them: +1.2 % (2.0 %) pooled, not kept. Chess's
-        // correction history, the evaluation plus the mean error the search found at nodes of
-        // the same threat counts (own threes and fours, the opponent's threes, three-threes,
-        // fours and four-threes, capped), learned afresh each search: bench nodes +12 %,
-        // 41-50-5 against PentaZen, -0.5 % (4.6 %) against the same three: not kept.)
+        // (The table's score in place of this in the pruning tests below, and a correction
+        // history: see tried.md, "The node's evaluation".)
 
         // Reverse futility: far enough above beta, with no threat of the opponent's to meet,
-        // the node is not searched. (Chess's "improving" rule, this margin a ply smaller when
-        // the side's evaluation rose since its last move and the move-count limit below a third
-        // lower when it did not, cut the bench's alpha-beta nodes by 43 % and scored 22-68-6
-        // against PentaZen, -3.0 % (standard error 3.8 %) slot by slot: not kept.)
+        // the node is not searched. (Chess's "improving" rule: see tried.md.)
         if !pv_node
             && !singular_search
             && depth <= RFP_DEPTH
@@ -481,21 +474,8 @@ impl<'s> Worker<'s> {
         }
 
         // Null move: when even passing keeps us above beta and the opponent has no threat that a
-        // free move would turn into a win. (ProbCut, our best three threes and fours searched at
-        // depth - 4 against beta + 150 from depth 5, cut the bench's nodes by 38 % and scored
-        // +3.0 % (standard error 4.3 %) against PentaZen over two runs; on the singular
-        // extension, bench nodes -20 % and +1.0 % (3.2 %) over two more runs: not kept. A ply
-        // more of reduction for every 120 of evaluation above beta, two at most: bench nodes
-        // -16 %, 40-49-7 against PentaZen, -1.4 % (3.4 %) against twelve control runs: not kept.
-        // The null move also held back when the opponent has a double-three square: bench nodes
-        // -12 %, 40-55-1, -3.5 % (3.6 %) against three control runs: not kept. Allowed when
-        // the opponent can make a four: bench nodes +29 %, not played. Reduced 2 + depth / 4:
-        // bench nodes +69 %, 83-105-4, -2.3 % (3.2 %) against six control runs: not kept.)
-        // (A null move that fails low with a mate score shows a winning plan of the opponent's
-        // that starts quietly; the node's moves then searched with no weak-square filter, no
-        // futility or move-count pruning and no late-move reduction: bench nodes -9 %, depth in
-        // 1 s unchanged, 116-109-15 against PentaZen over five runs beside five control runs
-        // at 116-107-17, -0.1 % (standard error 4.5 %) slot by slot: not kept.)
+        // free move would turn into a win. (ProbCut, other reductions and conditions, and a
+        // threatened-node rule on a mate fail low: see tried.md, "Null move".)
         if !pv_node
             && !singular_search
             && depth >= 3
@@ -519,10 +499,7 @@ impl<'s> Worker<'s> {
         }
 
         // Internal iterative reduction: a node the table knows nothing about is searched a ply
-        // shallower (its first move is a guess). (A PV node whose table entry lags its depth by
-        // g plies searched 2g/7 plies shallower, as Rapfi does: rounded, bench nodes -33 % and
-        // 37-56-3 against PentaZen, -6.3 % (standard error 4.6 %) against ten control runs;
-        // rounded down, +41 % and 32-58-6, -9.9 % (3.7 %): not kept.)
+        // shallower (its first move is a guess). (Rapfi's form for PV nodes: see tried.md.)
         let depth = if tt_move.is_none() && depth >= IIR_DEPTH {
             depth - 1
         } else {
@@ -531,15 +508,7 @@ impl<'s> Worker<'s> {
         // Singular extension: when every other move stays well below the table move's score on a
         // shallower search, the table move is searched a ply deeper; when they reach beta anyway,
         // the node is cut; when the table move alone is above beta, it is searched a ply less.
-        // (Bench nodes +75 %. Against PentaZen at 1 s, five runs scored +4.2 % (standard error
-        // 2.3 %) slot by slot against five control runs; 32 a ply, two runs, +4.4 % (4.3 %).
-        // Two plies instead of one off the PV when the other moves stay 400 below the bound, at
-        // most six on a line: bench nodes +45 %, 32-56-8 against PentaZen, -10.4 % (standard
-        // error 5.8 %) beside a control run: not kept. Twice the margin, on a search a ply deeper,
-        // at nodes off the PV that have been on it (Rapfi's former PV, marked in the table): bench
-        // nodes -7 %, 80-105-7 against PentaZen over two runs, -2.9 % (2.6 %) against ten
-        // control runs: not kept. The same deeper search with the margin unchanged: bench nodes
-        // +11 %, 85-98-9 over two runs, +0.9 % (4.2 %) against three control runs: not kept.)
+        // (It scored +4.2 %, standard error 2.3 %, against PentaZen; variants: see tried.md.)
         let mut tt_ext = 0;
         if let (Some(e), Some(tm)) = (tte, tt_move) {
             if !singular_search
@@ -584,10 +553,7 @@ impl<'s> Worker<'s> {
             };
         }
         // Weak squares (little for either side next to the best one) are not searched away
-        // from the principal variation. (Floors of top / 16 and top / 4 both scored lower
-        // against PentaZen: 4-14-1 and 12-36-3, both stopped. The floor read on the fitted
-        // ordering values instead, top / 4, about as many nodes: 164-192-44 in self-play at
-        // 0.2 s against this one, not kept.)
+        // from the principal variation. (Other floors: see tried.md, "Weak squares".)
         if !pv_node && kind == Kind::Quiet && moves.len() > 8 {
             let pos = &self.pos;
             let top = moves
@@ -606,45 +572,11 @@ impl<'s> Worker<'s> {
                 m.score += 300;
             }
             m.score += self.history[m.pos.index()][me.index()] / 64;
-            // (A second history of each move as the answer to the opponent's last stone, added
-            // the same way, scored 129-130-29 in self-play at 0.2 s and -3.9 % (standard error
-            // 4.7 %) against PentaZen beside a control run: not kept. The killer bonus and the
-            // history's divisor predate the fitted ordering values; measured again on their
-            // scale, in self-play at 0.2 s against this, history / 16 scored 174-188-38, no
-            // history 183-181-36, a killer bonus of 100 186-179-35 and of 1000 178-170-52: none
-            // clear of its error, so both stay.)
+            // (A second history, other bonuses and divisors: see tried.md, "Move-ordering
+            // bonuses".)
         }
 
-        // (Rapfi's fail-high reduction, tried in the ninety-eighth round: nodes carried a
-        // cut-node flag (a non-PV node's children the opposite, reduced late moves cut nodes),
-        // and at a cut node whose evaluation stood at least 15 a ply - 9 above beta (87 more
-        // when the opponent had an open-four square) every move but our fours was searched a ply
-        // shallower. Bench nodes -45 %, depth in 1 s 10.42 against 9.58; against Rapfi 70-199-19
-        // over six runs, +5.9 % (standard error 3.4 %) slot by slot against six control runs:
-        // short of the keep rule. Played again in the ninety-ninth round against PentaZen:
-        // 140-141-7 over six runs, +3.7 % (4.1 %) against six control runs; pooled with the
-        // ninety-eighth round by a rule declared before the games, +4.5 % (2.5 %), 1.8
-        // standard errors: still short, not kept. A third and last look in the hundredth round,
-        // declared as the last: 109-115-16 over five runs, +3.6 % (4.5 %) against five control
-        // runs; pooled over the three rounds +4.3 % (2.2 %), 1.9 standard errors: not kept, and
-        // not to be played again as it stands. With a ply more of late-move reduction for
-        // non-killer moves at cut nodes on top, as Rapfi does, a new test in the hundred-and-first
-        // round: bench nodes -71 %, depth in 1 s 10.17 against 10.29 for the reduction alone;
-        // 122-148-18 against PentaZen over six runs, +1.1 % (4.0 %) slot by slot against six
-        // control runs, the first of at most three declared looks: not kept. Sparing every
-        // tactical move (as the late-move reduction below reads them) instead of our fours only,
-        // a new test in the hundred-and-second round: bench nodes -24.5 %, depth in 1 s 9.83
-        // against 9.46; 112-109-19 against PentaZen over five runs, +5.6 % (4.5 %) slot by slot
-        // against five control runs, the first of at most three declared looks: not kept yet.
-        // The second look, in the hundred-and-third round: 114-107-19 over five more runs, +3.5 %
-        // (4.4 %) against five control runs; over both rounds' four strata +4.6 % (3.1 %), 1.4
-        // standard errors: not kept yet. The third and last, in the hundred-and-fourth round, on
-        // a new machine with the trial written again from this description (the same bench
-        // signature once the first null-window search of a late move was a cut node only when
-        // reduced, the node's opposite otherwise, and beta stood off the mate scores; the lost
-        // patch had done both): 115-113-12 over five runs, +1.6 % (4.5 %) against five control
-        // runs; over the three rounds' six strata +3.6 % (2.6 %), 1.4 standard errors: not kept,
-        // and closed.)
+        // (Rapfi's fail-high reduction, three looks over rounds 98-104, closed: see tried.md.)
         let old_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -678,21 +610,8 @@ impl<'s> Worker<'s> {
             let tactical = my_shape >= Shape::Three
                 || self.pos.shape(m, opp) >= Shape::FourThree
                 || Some(m) == tt_move;
-            // (Extending the answers to an open three, in an early round, lost 5-10-1 in self-play
-            // at 0.2 s; extending our fours, so that a four and its forced block cost no depth,
-            // 11-38-2 against PentaZen at 1 s, where the same build without it scored 26-63-7; the
-            // same at PV nodes only 30-60-6 and 23-69-4, +1.2 % (standard error 3.6 %) slot by slot
-            // against four runs without it. A singular extension of the table move, a ply deeper
-            // when the other moves stay 8 a ply below its score on a half-depth search, with the
-            // multi-cut when they reach beta, 25-64-7, 27-62-7 and 28-62-6, +2.2 % (2.9 %); after
-            // the fitted ordering, below the root's depth in ply, 8 a ply grew the bench's
-            // alpha-beta nodes by 89 % and 32 a ply by 13.5 %, which scored 35-58-3, +2.6 % (5.0 %)
-            // beside a control run: neither gain is shown, and neither is kept. The form in use
-            // (above, with the table move also a ply shallower when it alone stands above beta) is
-            // the third. Our open threes reduced and pruned like quiet moves: bench alpha-beta
-            // nodes -46 %, 24-67-5, -1.7 % (4.2 %); our fours as well: -57 %, 24-70-2, -3.2 %
-            // (3.6 %). The depth they buy loses threat lines. The blocks of the opponent's
-            // double-three squares exempt too: 27-64-5, +1.5 % (4.4 %), not shown either.)
+            // (Extensions of these moves, and fewer or more of them exempt: see tried.md,
+            // "Moves exempt from reductions and pruning".)
             if !pv_node
                 && kind == Kind::Quiet
                 && !tactical
@@ -703,17 +622,8 @@ impl<'s> Worker<'s> {
             {
                 continue;
             }
-            // (History pruning, tried: the same quiet moves at depth 3 or less skipped when
-            // their history was below -256 a ply cut the bench's nodes by 25 % and scored
-            // 209-220-31 against PentaZen at 1 s over six runs, -0.5 % (standard error 3.5 %)
-            // slot by slot against four control runs of its machine: not kept.)
-            // (PentaZen's hard move caps, tried: at non-PV defence nodes min(5 sqrt(d) - 2, 8)
-            // moves, tactical ones included, cut the bench's alpha-beta nodes by 20 % and scored
-            // 24-66-6 against PentaZen, -0.9 % (standard error 3.6 %) slot by slot; with its
-            // quiet cap min(15 sqrt(d) - 12, 32) and both caps at PV nodes from ply 2, -58 %
-            // nodes and 28-66-2, +1.2 % (5.1 %): neither kept. Searching the tactical moves
-            // that stand behind the limit instead of stopping changed no bench node: the
-            // ordering already puts them first.)
+            // (History pruning and PentaZen's move caps: see tried.md, "Pruning in the move
+            // loop".)
             if !pv_node
                 && kind == Kind::Quiet
                 && !tactical
@@ -736,32 +646,14 @@ impl<'s> Worker<'s> {
                 let r = if depth >= 3 && i >= 2 && !tactical {
                     let r = self.lmr[depth.min(63) as usize][i.min(63)] as i32
                         + if pv_node { 0 } else { 1 };
-                    // (A ply less for moves with a large history and a ply more for a negative
-                    // one cut the bench's alpha-beta nodes by 29 % and scored 89-86-17 in
-                    // self-play at 0.2 s and 35-56-5 against PentaZen, -3.1 % (5.6 %): not kept.
-                    // Chess's cut-node rule, a ply or two more at the null-window nodes expected
-                    // to fail high, moved the bench's alpha-beta nodes by -14 % and +4 % and scored
-                    // 178-169-53 and 184-179-37 in self-play at 0.2 s: not kept either. Nodes off
-                    // the PV that have been on it, marked in the table, reduced as PV nodes: bench
-                    // nodes +14 %, 79-101-12 against PentaZen over two runs, -2.1 % (3.3 %)
-                    // against ten control runs: not kept. Killers a ply less, as in chess: bench
-                    // nodes -7 %, +3.9 % (2.9 %) over its first three runs, then 283-307-42 over
-                    // seven (632 games), +1.1 % (2.5 %) against eight control runs: not kept;
-                    // killers also spared the futility and move-count pruning: 38-52-6, -4.3 %
-                    // (5.0 %). Where the table move is a threat (as `tactical` reads a move), the
-                    // other moves a ply more, as chess does after a capture: bench nodes -15 %,
-                    // 36-59-1 against PentaZen, -11.1 % (4.2 %) against five control runs; a ply
-                    // less: bench nodes +37 %, 393-395-58 over ten runs (two rounds),
-                    // +1.0 % (3.0 %): not kept.)
+                    // (By history, cut nodes, former PV nodes, killers, a threatening table
+                    // move: see tried.md, "Late-move reductions".)
                     r.min(new_depth)
                 } else {
                     0
                 };
                 score = -self.search(sh, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
-                // (The re-search a ply deeper than planned when the reduced search beat alpha by
-                // more than 34 + 11 a ply of the reduction, a ply shallower when it barely beat
-                // the best so far: bench nodes +3 %, 80-103-9 against PentaZen over two runs,
-                // -2.4 % (standard error 3.7 %) against ten control runs: not kept.)
+                // (A re-search deeper or shallower than planned: see tried.md.)
                 if score > alpha && r > 0 {
                     score = -self.search(sh, -alpha - 1, -alpha, new_depth, ply + 1, false);
                 }
@@ -835,9 +727,7 @@ impl<'s> Worker<'s> {
         self.stats.below_horizon += (depth < 0) as u64;
         let me = self.pos.side_to_move();
         let has_fours = self.pos.count(me, Shape::Four) + self.pos.count(me, Shape::FourThree) > 0;
-        // (Below depth 0 too, where an attacker's short VCF inside the defence lines goes unseen:
-        // the bench's solver nodes +75 %, depth in 1 s 11.04 against 11.88, 74-112-6 against
-        // PentaZen, -1.0 % (standard error 3.5 %) slot by slot: not kept.)
+        // (Below depth 0 too: see tried.md, "The leaf".)
         if sh.leaf_vcf && has_fours && depth == 0 {
             let lim = ThreatLimits {
                 max_nodes: LEAF_VCF_NODES,
@@ -862,28 +752,14 @@ impl<'s> Worker<'s> {
         // A four-three square of the opponent's wins as surely as an open three once we have no
         // four left (the quick check one ply on scores it as a win), so it is answered by search
         // too; renju black's are left to the evaluation, as in that check (its threes may turn
-        // false). (Its double-three squares as well: bench alpha-beta nodes +39 %, 35-55-6
-        // against PentaZen, +0.9 %, standard error 3.6 %, slot by slot: not kept.)
+        // false). (Its double-three squares as well: see tried.md, "The leaf".)
         let threat = self.pos.count(opp, Shape::Flex4) > 0
             || (self.pos.count(opp, Shape::FourThree) > 0 && self.threes_hold(opp));
-        // (With no threat and no four of ours, an opponent's VCF sought in 32 solver nodes as
-        // if we passed, and when found the leaf standing at most on the evaluation with the
-        // opponent to move, our tempo spent on the defence: bench nodes +13.9 %, depth in 1 s
-        // 9.54 against 9.67, 137-134-17 against PentaZen over six runs, +0.5 % (standard error
-        // 4.1 %) slot by slot against six control runs beside them: not kept. Sought only where
-        // the evaluation with the opponent to move falls under beta and the stand-pat, so that
-        // it can change the result: bench nodes -14.9 %, depth 9.62 against 9.71, 121-147-20
-        // over six runs, -3.8 % (4.0 %) against the six control runs beside them: not kept.)
+        // (An opponent's VCF sought here as if we passed: see tried.md, "The leaf".)
         if !threat || -depth >= QS_MAX_DEFENCE {
             return self.pos.evaluate();
         }
-        // (These lines through the transposition table, probed here and stored at depths 0 to
-        // -3, with the limit at four plies: bench alpha-beta nodes -39 %, no deeper in 1 s,
-        // +1.7 % (standard error 2.5 %) against PentaZen over four runs: not kept. It proved
-        // GAME55's win of `answers_to_an_open_three_cost_no_depth` a ply later than the search
-        // without it, with as many nodes. Cutting here only on the leaf's own entries, with the
-        // main search ordering by none of their moves, found it at the same depth but cost the
-        // bench 6 % more nodes and scored -11 % (5 %).)
+        // (These lines through the transposition table: see tried.md, "The leaf".)
         // The opponent's threat must be answered: no standing pat.
         let mut moves = std::mem::take(&mut self.moves[ply]);
         if generate(&mut self.pos, &mut moves, &mut self.marks) == Kind::Lost {
