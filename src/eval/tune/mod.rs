@@ -15,6 +15,7 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 
 pub(crate) mod choice;
+pub(crate) mod net;
 pub(crate) mod order;
 
 const NP: usize = 12;
@@ -722,6 +723,47 @@ fn tune_table(
     Ok(())
 }
 
+/// `tune ... --net`: the table in use and a linear model of the net's features as the marks,
+/// then the net, with the losses of each on the held-out positions.
+fn tune_net(
+    train: &[&Sample],
+    test: &[&Sample],
+    (epochs, decay): (usize, f32),
+    shape: net::NetShape,
+) -> Result<()> {
+    let t = Table::new(train);
+    let now = t.engine_values();
+    let scale = lowest(&SCALES, |x| t.loss(&now, train, x));
+    println!(
+        "table in use, scale {scale}: loss {:.5} fitted, {:.5} held out",
+        t.loss(&now, train, scale),
+        t.loss(&now, test, scale)
+    );
+    // Both models add to the evaluation in use, read at the scale that suits it.
+    let base = |s: &Sample| (t.evaluate(&now, s) / scale) as f32;
+    let (ntrain, ntest) = (net::net_samples(train, base), net::net_samples(test, base));
+    let linear = net::NetShape {
+        width: 1,
+        hidden: 0,
+    };
+    for (name, shape, lr) in [("linear", linear, 0.001), ("net", shape, 0.002)] {
+        let mut model = net::Net::new(shape, 1);
+        let mut done = 0;
+        while done < epochs {
+            let n = (epochs - done).min(5);
+            done += n;
+            // The step shrinks as the fit settles: a fifth less every five epochs.
+            model.fit(&ntrain, n, lr * 0.8f32.powi((done / 5) as i32 - 1), decay);
+            println!(
+                "{name} {shape:?} epoch {done}: loss {:.5} fitted, {:.5} held out",
+                model.loss(&ntrain),
+                model.loss(&ntest)
+            );
+        }
+    }
+    Ok(())
+}
+
 /// What `options` read: the epochs, the `--write` path, the switches given and the values of
 /// the valued options given, by name.
 type Options<'a> = (
@@ -793,7 +835,7 @@ fn fit_lines(train: &[&Sample], test: &[&Sample], epochs: usize) -> Vec<f64> {
 
 /// Entry point of `pbrain-gorin tune DIR [EPOCHS]`.
 pub fn main(args: &[String]) -> Result<()> {
-    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       pbrain-gorin tune --order DIR [EPOCHS] [--write PATH]   (fit the move-ordering values to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --joint (with --table, not --split: also fit the joint term, a value per pair of a square's score buckets for the side to move and the other) --from-table (with --table: start from the table, tempo share and joint term in use instead of the additive model) --ridge R (with --table: each table value pays R times its squared move from the start, in hundreds) --holdout-block N (hold out every fifth block of N positions in file order, not every fifth position: a game's positions together) --write PATH (with --table: write the fitted table's source)";
+    const USAGE: &str = "usage: pbrain-gorin tune DIR [EPOCHS]   (DIR: freestyle games as .psq files)\n       pbrain-gorin tune --labels FILE [EPOCHS]   (FILE: SIZE<TAB>MOVES<TAB>PROBABILITY lines)\n       pbrain-gorin tune --choices DIR [EPOCHS] [--keep-tempo] [--split] [--write PATH]   (fit the table to the moves of the games in DIR)\n       pbrain-gorin tune --order DIR [EPOCHS] [--write PATH]   (fit the move-ordering values to the moves of the games in DIR)\n       options after the first two: --table (fit one value per combination of four lines) --line-prior (with --table: start it from a line-value fit to the same positions, which the rare combinations keep) --split (with --table, not --write: also fit one table for the side to move and one for the other) --fours (with --labels: also the positions where the side to move can make a four) --joint (with --table, not --split: also fit the joint term, a value per pair of a square's score buckets for the side to move and the other) --from-table (with --table: start from the table, tempo share and joint term in use instead of the additive model) --ridge R (with --table: each table value pays R times its squared move from the start, in hundreds) --holdout-block N (hold out every fifth block of N positions in file order, not every fifth position: a game's positions together) --write PATH (with --table: write the fitted table's source) --net (a learned evaluation for comparison: per-square vectors summed, a small ReLU head on top, added to the table in use, with a linear model of the same features beside it) --width N, --hidden N (with --net: accumulator width, 4; hidden units, 8, where 0 makes it linear) --decay X (with --net: weight decay, 1e-4)";
     let (source, rest) = match args {
         [flag, dir, rest @ ..] if flag == "--choices" => {
             let (epochs, write, given, _) = options(rest, &["--split", "--keep-tempo"], &[])?;
@@ -824,8 +866,15 @@ pub fn main(args: &[String]) -> Result<()> {
             "--fours",
             "--joint",
             "--from-table",
+            "--net",
         ],
-        &["--ridge", "--holdout-block"],
+        &[
+            "--ridge",
+            "--holdout-block",
+            "--width",
+            "--hidden",
+            "--decay",
+        ],
     )?;
     let ridge = value_of::<f64>(&values, "--ridge")?;
     let block = value_of::<usize>(&values, "--holdout-block")?
@@ -843,8 +892,15 @@ pub fn main(args: &[String]) -> Result<()> {
     if from_table && (!table || split || line_prior) {
         bail!("--from-table needs --table, without --split or --line-prior");
     }
-    if (ridge.is_some() || block > 1) && !table {
-        bail!("--ridge and --holdout-block need --table");
+    let net = given.contains(&"--net");
+    if net && (table || write.is_some()) {
+        bail!("--net fits for comparison only, without --table or --write");
+    }
+    if ridge.is_some() && !table {
+        bail!("--ridge needs --table");
+    }
+    if block > 1 && !table && !net {
+        bail!("--holdout-block needs --table or --net");
     }
     if joint && (!table || split) {
         bail!("--joint needs --table, without --split");
@@ -889,6 +945,16 @@ pub fn main(args: &[String]) -> Result<()> {
         train.len(),
         test.len()
     );
+    if net {
+        let width = value_of::<usize>(&values, "--width")?.unwrap_or(4);
+        let hidden = value_of::<usize>(&values, "--hidden")?.unwrap_or(8);
+        let decay = value_of::<f32>(&values, "--decay")?.unwrap_or(1e-4);
+        if width == 0 {
+            bail!("--width must be at least 1");
+        }
+        let shape = net::NetShape { width, hidden };
+        return tune_net(&train, &test, (epochs, decay), shape);
+    }
     if table {
         let lines = line_prior.then(|| fit_lines(&train, &test, epochs));
         return tune_table(
