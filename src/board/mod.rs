@@ -6,6 +6,7 @@ pub mod bench;
 mod forbid;
 pub mod notation;
 pub mod pattern;
+pub(crate) mod rng;
 mod rule;
 mod types;
 

@@ -4,20 +4,7 @@
 use super::notation::{parse_move_list, parse_square, Rows};
 use super::*;
 
-/// Small deterministic generator so the random games are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use super::rng::Rng;
 
 /// Board with stones given in renju notation (rows from the bottom), black to move.
 fn renju_board(black: &[&str], white: &[&str]) -> Board {

@@ -5,6 +5,7 @@
 //! model of the same features, fitted beside it, says what the head buys on held-out positions.
 
 use super::{unpack_patterns, Sample};
+use crate::board::rng::Rng;
 use crate::eval::{multiset_rank, pack_patterns, JOINT_BUCKETS, MULTISETS};
 
 /// Features: the side to move's multisets, the other side's, then the joint slots.
@@ -71,21 +72,9 @@ pub(super) fn net_samples(samples: &[&Sample], base: impl Fn(&Sample) -> f32) ->
         .collect()
 }
 
-/// A small deterministic generator for the initial weights and the order of the positions.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in [-r, r).
-    fn uniform(&mut self, r: f32) -> f32 {
-        ((self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r
-    }
+/// Uniform in [-r, r), for the initial weights.
+fn uniform(rng: &mut Rng, r: f32) -> f32 {
+    ((rng.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r
 }
 
 /// The parameters, flat: the feature vectors, the accumulator's bias, the hidden layer's
@@ -131,16 +120,16 @@ impl Net {
         p[kb] = 1.0;
         if h > 0 {
             for x in &mut p[..b1] {
-                *x = rng.uniform(0.05);
+                *x = uniform(&mut rng, 0.05);
             }
             let r = 1.0 / (d as f32).sqrt();
             for x in &mut p[w1..c1] {
-                *x = rng.uniform(r);
+                *x = uniform(&mut rng, r);
             }
             // The head starts near zero: the evaluation in use, unchanged.
             let r = 0.1 / (h as f32).sqrt();
             for x in &mut p[w2..b2] {
-                *x = rng.uniform(r);
+                *x = uniform(&mut rng, r);
             }
         }
         Net {
