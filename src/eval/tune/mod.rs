@@ -416,6 +416,19 @@ impl Table {
         t
     }
 
+    /// The table in use at the scale that suits `train`: the mark a fit must beat. Prints its
+    /// losses and returns its values and that scale.
+    fn report_in_use(&self, train: &[&Sample], test: &[&Sample]) -> (Vec<f64>, f64) {
+        let now = self.engine_values();
+        let scale = lowest(&SCALES, |x| self.loss(&now, train, x));
+        println!(
+            "table in use, scale {scale}: loss {:.5} fitted, {:.5} held out",
+            self.loss(&now, train, scale),
+            self.loss(&now, test, scale)
+        );
+        (now, scale)
+    }
+
     /// The slot map with no value free yet.
     fn slots_only() -> Table {
         let mut slot = vec![0u16; 1 << 16];
@@ -690,14 +703,7 @@ fn tune_table(
         t.loss(&th, train, scale),
         t.loss(&th, test, scale)
     );
-    // The table in use, at the scale that suits it, is the mark a fit must beat.
-    let now = t.engine_values();
-    let now_scale = lowest(&SCALES, |x| t.loss(&now, train, x));
-    println!(
-        "table in use, scale {now_scale}: loss {:.5} fitted, {:.5} held out",
-        t.loss(&now, train, now_scale),
-        t.loss(&now, test, now_scale)
-    );
+    t.report_in_use(train, test);
     in_rounds(epochs, |n, done| {
         th = t.fit(&th, train, scale, n);
         println!(
@@ -732,16 +738,13 @@ fn tune_net(
     shape: net::NetShape,
 ) -> Result<()> {
     let t = Table::new(train);
-    let now = t.engine_values();
-    let scale = lowest(&SCALES, |x| t.loss(&now, train, x));
-    println!(
-        "table in use, scale {scale}: loss {:.5} fitted, {:.5} held out",
-        t.loss(&now, train, scale),
-        t.loss(&now, test, scale)
-    );
+    let (now, scale) = t.report_in_use(train, test);
     // Both models add to the evaluation in use, read at the scale that suits it.
     let base = |s: &Sample| (t.evaluate(&now, s) / scale) as f32;
-    let (ntrain, ntest) = (net::net_samples(train, base), net::net_samples(test, base));
+    let (ntrain, ntest) = (
+        net::net_samples(train, base, &t.slot),
+        net::net_samples(test, base, &t.slot),
+    );
     let linear = net::NetShape {
         width: 1,
         hidden: 0,

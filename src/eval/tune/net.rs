@@ -4,9 +4,9 @@
 //! its totals); a small ReLU head maps it to what to add to the evaluation in use. A linear
 //! model of the same features, fitted beside it, says what the head buys on held-out positions.
 
-use super::{unpack_patterns, Sample};
+use super::Sample;
 use crate::board::rng::Rng;
-use crate::eval::{multiset_rank, pack_patterns, JOINT_BUCKETS, MULTISETS};
+use crate::eval::{pack_patterns, JOINT_BUCKETS, MULTISETS};
 
 /// Features: the side to move's multisets, the other side's, then the joint slots.
 const OTHER_AT: usize = MULTISETS;
@@ -31,17 +31,10 @@ pub(super) struct NetSample {
     base: f32,
 }
 
-/// The rank of every packed key among the multisets.
-fn ranks() -> Vec<u16> {
-    (0..=u16::MAX)
-        .map(|k| multiset_rank(unpack_patterns(k)) as u16)
-        .collect()
-}
-
-/// The features of a sample, counted; the all-dead multiset and the empty joint slot are left
-/// out, so that an occupied square and a square worth nothing read alike.
-fn net_sample(s: &Sample, base: f32, rank: &[u16]) -> NetSample {
-    let dead = rank[pack_patterns([crate::board::Pattern::Dead; 4]) as usize] as usize;
+/// The features of a sample, counted, with `rank` the multiset of each packed key; the
+/// multiset `dead` (four dead lines) and the empty joint slot are left out, so that an
+/// occupied square and a square worth nothing read alike.
+fn net_sample(s: &Sample, base: f32, rank: &[u16], dead: usize) -> NetSample {
     let mut count = std::collections::BTreeMap::<u16, f32>::new();
     let mut add = |f: usize| *count.entry(f as u16).or_insert(0.0) += 1.0;
     for ((&m, &o), &j) in s.me.iter().zip(&s.opp).zip(&s.joint) {
@@ -63,12 +56,17 @@ fn net_sample(s: &Sample, base: f32, rank: &[u16]) -> NetSample {
     }
 }
 
-/// The model's view of `samples`, with `base` giving the evaluation in use of each (a logit).
-pub(super) fn net_samples(samples: &[&Sample], base: impl Fn(&Sample) -> f32) -> Vec<NetSample> {
-    let rank = ranks();
+/// The model's view of `samples`, with `base` giving the evaluation in use of each (a logit)
+/// and `rank` the multiset of each packed key (`Table::slot`).
+pub(super) fn net_samples(
+    samples: &[&Sample],
+    base: impl Fn(&Sample) -> f32,
+    rank: &[u16],
+) -> Vec<NetSample> {
+    let dead = rank[pack_patterns([crate::board::Pattern::Dead; 4]) as usize] as usize;
     samples
         .iter()
-        .map(|s| net_sample(s, base(s), &rank))
+        .map(|s| net_sample(s, base(s), rank, dead))
         .collect()
 }
 
@@ -274,6 +272,7 @@ fn sigmoid(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::multiset_rank;
 
     /// Positions where the label depends on two features together (either alone says nothing):
     /// a linear model cannot learn it, the head can.
@@ -328,7 +327,8 @@ mod tests {
         let dead = pack_patterns([Dead; 4]);
         let three = pack_patterns([F3, Dead, Dead, Dead]);
         let s = Sample::new(vec![dead, three, three], vec![dead, dead, three], 1.0);
-        let n = net_samples(&[&s], |_| 0.25).remove(0);
+        let slot = super::super::Table::slots_only().slot;
+        let n = net_samples(&[&s], |_| 0.25, &slot).remove(0);
         assert_eq!(n.base, 0.25);
         let r = multiset_rank([F3, Dead, Dead, Dead]) as u16;
         let count = |f: u16| n.feats.iter().find(|x| x.0 == f).map_or(0.0, |x| x.1);
