@@ -662,6 +662,50 @@ fn sprt_stops_as_soon_as_it_decides() {
 }
 
 #[test]
+fn with_repeat_the_sprt_reads_game_pairs() {
+    // The same two fakes as above, each opening played with both colours: every pair is one
+    // win each (the side that moves first after the opening wins), so the pairs hold no
+    // evidence either way and the SPRT plays every game, where over single games it accepted
+    // H0 at game 6. Two games at a time, so that pairs may finish out of order.
+    let dir = scratch("sprt-pairs");
+    let (a, b) = (fake("good"), fake("good"));
+    let r = arena(
+        &[
+            "-each",
+            "tc=0/0.5",
+            "tolerance=3",
+            "-engine",
+            &a,
+            "name=A",
+            "-engine",
+            &b,
+            "name=B",
+            "-games",
+            "8",
+            "-repeat",
+            "-j",
+            "2",
+            "-sprt",
+            "elo0=0",
+            "elo1=400",
+            "alpha=0.2",
+            "beta=0.2",
+        ],
+        &dir,
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.out, r.err);
+    assert!(r.out.contains("Results: 8 games"), "{}", r.out);
+    assert!(
+        r.out
+            .contains("A vs B: 4 game pairs, by points 0, 1/2, 1, 3/2, 2: 0 0 4 0 0; score 50.0%"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("over 4 game pairs: LLR 0.000"), "{}", r.out);
+    assert!(r.out.contains("undecided"), "{}", r.out);
+}
+
+#[test]
 fn bad_command_lines_exit_with_code_2() {
     let dir = scratch("usage");
     let g = fake("good");

@@ -17,8 +17,8 @@ use options::{Config, Parsed};
 use output::IoLog;
 use referee::{GameResult, GameSetup, Outcome, Seat};
 use schedule::Job;
-use stats::{fmt_elo, Score, SprtState};
-use std::collections::VecDeque;
+use stats::{fmt_elo, Pairs, Score, Sprt, SprtState};
+use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -54,7 +54,8 @@ tournament options:
   -games N          games per pairing and round (default 2)
   -rounds N         repeat the whole schedule N times (default 1)
   -gauntlet         first engine against each other one (default: round robin)
-  -repeat           play each opening twice, colours reversed
+  -repeat           play each opening twice, colours reversed; the results are also given
+                    over these game pairs (pentanomial), and the SPRT reads them
   -openings file=F [type=offset|pos|psq] [order=sequential|random] [srand=N]
                     opening lines (centre offsets 'x,y, x,y' or pos 'h8i9'), a .psq file or a
                     folder of .psq files
@@ -93,6 +94,11 @@ pub fn main(args: &[String]) -> anyhow::Result<i32> {
 pub struct Tally {
     /// Per pairing, from the pairing's first engine.
     pub pairs: Vec<Score>,
+    /// Per pairing, its finished game pairs (`-repeat`), from the pairing's first engine.
+    pub paired: Vec<Pairs>,
+    /// The first finished game of each pair still waiting for the other, by the pair's lower
+    /// game index.
+    pub halves: HashMap<usize, Score>,
     /// Per engine, against everyone.
     pub engines: Vec<Score>,
     /// Per engine: games lost by a fault, with the first few reasons.
@@ -170,6 +176,7 @@ pub fn run_match(cfg: &Config) -> anyhow::Result<Summary> {
     let (tx, rx) = mpsc::channel::<(Job, Option<GameResult>)>();
     let mut tally = Tally {
         pairs: vec![Score::default(); pairs.len()],
+        paired: vec![Pairs::default(); pairs.len()],
         engines: vec![Score::default(); names.len()],
         faults: vec![(0, Vec::new()); names.len()],
         ..Tally::default()
@@ -222,10 +229,10 @@ pub fn run_match(cfg: &Config) -> anyhow::Result<Summary> {
             );
             if let Some(t) = &cfg.sprt {
                 if sprt_state.is_none() {
-                    let sc = tally.pairs[0];
+                    let llr = sprt_llr(cfg, t, &tally);
                     let (lo, hi) = t.bounds();
-                    line.push_str(&format!(" | LLR {:.2} [{lo:.2}, {hi:.2}]", t.llr(&sc)));
-                    let st = t.state(&sc);
+                    line.push_str(&format!(" | LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+                    let st = t.state(llr);
                     if st != SprtState::Continue {
                         sprt_state = Some(st);
                         stop.store(true, Ordering::SeqCst);
@@ -249,16 +256,20 @@ pub fn run_match(cfg: &Config) -> anyhow::Result<Summary> {
 
     print_tables(cfg, &pairs, &names, &tally, started.elapsed());
     if let Some(t) = &cfg.sprt {
-        let sc = tally.pairs[0];
         let (lo, hi) = t.bounds();
         let st = sprt_state.unwrap_or(SprtState::Continue);
+        let over = if cfg.repeat {
+            format!(" over {} game pairs", tally.paired[0].pairs())
+        } else {
+            String::new()
+        };
         println!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{lo:.3}, {hi:.3}], {}",
+            "SPRT elo0={} elo1={} alpha={} beta={}{over}: LLR {:.3} [{lo:.3}, {hi:.3}], {}",
             t.elo0,
             t.elo1,
             t.alpha,
             t.beta,
-            t.llr(&sc),
+            sprt_llr(cfg, t, &tally),
             if st == SprtState::Continue {
                 "undecided".to_string()
             } else {
@@ -279,6 +290,16 @@ pub fn run_match(cfg: &Config) -> anyhow::Result<Summary> {
         sprt: sprt_state,
         interrupted,
     })
+}
+
+/// The SPRT's log-likelihood ratio for the first pairing: over its game pairs with `-repeat`
+/// (an opening's two games are not independent), over single games otherwise.
+fn sprt_llr(cfg: &Config, t: &Sprt, tally: &Tally) -> f64 {
+    if cfg.repeat {
+        t.llr_pairs(&tally.paired[0])
+    } else {
+        t.llr(&tally.pairs[0])
+    }
 }
 
 fn progress(name: &str, s: &Score) -> String {
@@ -320,6 +341,15 @@ fn record_game(
         black_score.flipped()
     };
     tally.pairs[job.pair] += first_score;
+    if let Some(mate) = job.mate {
+        let key = job.index.min(mate);
+        match tally.halves.remove(&key) {
+            Some(other) => tally.paired[job.pair].add(other, first_score),
+            None => {
+                tally.halves.insert(key, first_score);
+            }
+        }
+    }
     tally.engines[job.black] += black_score;
     tally.engines[job.white] += black_score.flipped();
     if g.forfeit {
@@ -378,6 +408,12 @@ fn print_tables(
     for (k, &(a, b)) in pairs.iter().enumerate() {
         let label = format!("{} vs {}", names[a], names[b]);
         println!("{}", output::score_row(&label, &tally.pairs[k]));
+    }
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        if tally.paired[k].pairs() > 0 {
+            let label = format!("{} vs {}", names[a], names[b]);
+            println!("{}", output::pairs_row(&label, &tally.paired[k]));
+        }
     }
     if names.len() > 2 {
         println!("per engine, against the field:");

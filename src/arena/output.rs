@@ -3,7 +3,7 @@
 //! progress line and final tables.
 
 use super::referee::{GameResult, Outcome};
-use super::stats::{fmt_elo, Score};
+use super::stats::{fmt_elo, Pairs, Score};
 use crate::board::{Color, Rule};
 use crate::record::GameRecord;
 use std::fs::File;
@@ -165,6 +165,27 @@ pub fn score_row(label: &str, s: &Score) -> String {
     )
 }
 
+/// The line of a pairing's game pairs (`-repeat`): how many pairs earned the first engine 0,
+/// 1/2, 1, 3/2 and 2 points, the score over them and the Elo with the pairs' error bar.
+pub fn pairs_row(label: &str, p: &Pairs) -> String {
+    let c = p.counts;
+    let pct = p.ratio().unwrap_or(0.0) * 100.0;
+    let elo = match (p.elo(), p.elo_error()) {
+        (Some(e), Some(err)) if err.is_finite() => format!("{} ± {err:.1}", fmt_elo(e)),
+        (Some(e), _) => format!("{} ± inf", fmt_elo(e)),
+        _ => "-".into(),
+    };
+    format!(
+        "{label}: {} game pairs, by points 0, 1/2, 1, 3/2, 2: {} {} {} {} {}; score {pct:.1}%, Elo {elo} (over pairs)",
+        p.pairs(),
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4]
+    )
+}
+
 /// Header matching `score_row`.
 pub fn score_header() -> String {
     format!(
@@ -244,5 +265,14 @@ mod tests {
         assert!(row.contains("97.7%"), "{row}");
         let row = score_row("x", &Score::new(2, 0, 0));
         assert!(row.contains("+inf"), "{row}");
+        let p = Pairs {
+            counts: [1, 0, 6, 1, 2],
+        };
+        let row = pairs_row("a vs b", &p);
+        assert!(
+            row.contains("10 game pairs, by points 0, 1/2, 1, 3/2, 2: 1 0 6 1 2; score 57.5%"),
+            "{row}"
+        );
+        assert!(row.contains("Elo +52.5 ± 126.9"), "{row}");
     }
 }

@@ -1,6 +1,6 @@
 //! Pairings and the game list: round robin or gauntlet, rounds, games per pairing, colours
 //! alternating from game to game, and with `-repeat` each opening played twice with the
-//! colours reversed.
+//! colours reversed, the two games marked as a pair.
 
 /// One game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +15,9 @@ pub struct Job {
     pub white: usize,
     /// Opening index (None when there are no openings: every game starts from the empty board).
     pub opening: Option<usize>,
+    /// With `-repeat`, the index of the other game of this one's pair (the same start, the
+    /// colours reversed); None without it, and for the odd last game of a pairing.
+    pub mate: Option<usize>,
 }
 
 /// The pairings of `n` engines: the first engine against each other one (gauntlet), or every
@@ -32,7 +35,7 @@ pub fn pairs(n: usize, gauntlet: bool) -> Vec<(usize, usize)> {
 /// Every game: for each round, each pairing plays `games` games. Game g of a pairing gives the
 /// pairing's first engine black when g is even. Openings are dealt in order (wrapping); with
 /// `repeat` games 2k and 2k+1 of a pairing share one opening, so each opening is played once
-/// with each colour assignment.
+/// with each colour assignment, and each is the other's `mate` (when both exist).
 pub fn jobs(
     pairs: &[(usize, usize)],
     games: usize,
@@ -51,12 +54,19 @@ pub fn jobs(
                     next_opening += 1;
                 }
                 let (black, white) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                let index = out.len();
+                let mate = match (repeat, g % 2) {
+                    (true, 0) if g + 1 < games => Some(index + 1),
+                    (true, 1) => Some(index - 1),
+                    _ => None,
+                };
                 out.push(Job {
-                    index: out.len(),
+                    index,
                     pair: pi,
                     black,
                     white,
                     opening: current,
+                    mate,
                 });
             }
         }
@@ -91,6 +101,36 @@ mod tests {
             vec![(0, 1), (1, 0), (0, 1), (1, 0), (0, 1), (1, 0)]
         );
         assert!(j.iter().enumerate().all(|(i, j)| j.index == i));
+        let mates: Vec<_> = j.iter().map(|j| j.mate.unwrap()).collect();
+        assert_eq!(mates, vec![1, 0, 3, 2, 5, 4]);
+    }
+
+    #[test]
+    fn pairs_stay_within_a_pairing_and_an_odd_last_game_has_no_mate() {
+        // Three games a pairing: games 0 and 1 pair up, game 2 stands alone, and the next
+        // pairing's first game (index 3) pairs with index 4, not with 2.
+        let j = jobs(&pairs(3, false), 3, 1, 0, true);
+        let mates: Vec<_> = j.iter().map(|j| j.mate).collect();
+        assert_eq!(
+            mates,
+            vec![
+                Some(1),
+                Some(0),
+                None,
+                Some(4),
+                Some(3),
+                None,
+                Some(7),
+                Some(6),
+                None
+            ]
+        );
+        assert!(j.iter().all(|g| g.mate.is_none_or(|m| j[m].pair == g.pair
+            && j[m].black == g.white
+            && j[m].opening == g.opening)));
+        assert!(jobs(&pairs(2, false), 4, 1, 3, false)
+            .iter()
+            .all(|j| j.mate.is_none()));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Match arithmetic: score, Elo difference with a 95 % error bar, likelihood of superiority,
-//! and the sequential probability ratio test (trinomial GSPRT, normal approximation of the
-//! log-likelihood ratio) that lets a match stop as soon as it has decided.
+//! the same over game pairs (pentanomial), and the sequential probability ratio test (GSPRT,
+//! normal approximation of the log-likelihood ratio) that lets a match stop once it decides.
 
 use std::fmt;
 
@@ -57,8 +57,7 @@ impl Score {
             + self.losses as f64 * s.powi(2)
             + self.draws as f64 * (0.5 - s).powi(2))
             / n;
-        let half = Z95 * (var / n).sqrt();
-        Some((elo_from_score(s - half), elo_from_score(s + half)))
+        Some(elo_interval(s, var, n))
     }
 
     /// Half the width of the 95 % Elo interval (the "±" figure).
@@ -82,6 +81,74 @@ impl std::ops::AddAssign for Score {
         self.losses += o.losses;
         self.draws += o.draws;
     }
+}
+
+/// Results of game pairs, one start played with each colour (`-repeat`), counted by the first
+/// side's points over the two games: 0, 1/2, 1, 3/2 or 2 (the pentanomial counts). An opening
+/// that favours one colour gives each side a win, which the per-game variance counts as noise
+/// twice and the pair's variance not at all, so the pairs' error bar is the true one, and
+/// usually the tighter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// `counts[k]`: pairs worth k half-points to the first side.
+    pub counts: [u32; 5],
+}
+
+impl Pairs {
+    /// Adds a pair from its two games, each a one-game `Score` seen from the first side.
+    pub fn add(&mut self, a: Score, b: Score) {
+        debug_assert!(a.games() == 1 && b.games() == 1);
+        let half = 2 * (a.wins + b.wins) + a.draws + b.draws;
+        self.counts[half.min(4) as usize] += 1;
+    }
+
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Mean score per game and the variance of one pair's mean score (None before a pair).
+    fn moments(&self) -> Option<(f64, f64)> {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let value = |k: usize| k as f64 / 4.0;
+        let s = (0..5)
+            .map(|k| self.counts[k] as f64 * value(k))
+            .sum::<f64>()
+            / n;
+        let var = (0..5)
+            .map(|k| self.counts[k] as f64 * (value(k) - s).powi(2))
+            .sum::<f64>()
+            / n;
+        Some((s, var))
+    }
+
+    /// Mean score per game over the paired games.
+    pub fn ratio(&self) -> Option<f64> {
+        self.moments().map(|(s, _)| s)
+    }
+
+    pub fn elo(&self) -> Option<f64> {
+        self.ratio().map(elo_from_score)
+    }
+
+    /// The 95 % Elo interval from the variance between pairs.
+    pub fn elo_interval(&self) -> Option<(f64, f64)> {
+        let (s, var) = self.moments()?;
+        Some(elo_interval(s, var, self.pairs() as f64))
+    }
+
+    pub fn elo_error(&self) -> Option<f64> {
+        self.elo_interval().map(|(lo, hi)| (hi - lo) / 2.0)
+    }
+}
+
+/// The Elo interval of a mean score `s` whose samples (games or pairs) have variance `var`, over
+/// `n` samples (normal approximation).
+fn elo_interval(s: f64, var: f64, n: f64) -> (f64, f64) {
+    let half = Z95 * (var / n).sqrt();
+    (elo_from_score(s - half), elo_from_score(s + half))
 }
 
 /// Elo difference for a mean score `s` (logistic model); ±infinity outside (0, 1).
@@ -206,15 +273,27 @@ impl Sprt {
         let w = score.wins as f64 / n;
         let d = score.draws as f64 / n;
         let s = w + d / 2.0;
-        let var = w + d / 4.0 - s * s;
+        self.normal_llr(n, s, w + d / 4.0 - s * s)
+    }
+
+    /// The same over game pairs (pentanomial): n pairs, s the mean score per game, v the
+    /// variance of a pair's mean score. Zero until two kinds of pair have occurred.
+    pub fn llr_pairs(&self, pairs: &Pairs) -> f64 {
+        if pairs.counts.iter().filter(|&&c| c > 0).count() < 2 {
+            return 0.0;
+        }
+        let (s, var) = pairs.moments().unwrap_or((0.5, 0.0));
+        self.normal_llr(pairs.pairs() as f64, s, var)
+    }
+
+    fn normal_llr(&self, n: f64, s: f64, var: f64) -> f64 {
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
-    /// Continue, or which hypothesis the results accept.
-    pub fn state(&self, score: &Score) -> SprtState {
+    /// Continue, or which hypothesis a log-likelihood ratio accepts.
+    pub fn state(&self, llr: f64) -> SprtState {
         let (lo, hi) = self.bounds();
-        let llr = self.llr(score);
         if llr >= hi {
             SprtState::AcceptH1
         } else if llr <= lo {
@@ -321,6 +400,70 @@ mod tests {
     }
 
     #[test]
+    fn pairs_measure_the_error_left_after_each_opening_is_played_both_ways() {
+        let (w, l, d) = (
+            Score::new(1, 0, 0),
+            Score::new(0, 1, 0),
+            Score::new(0, 0, 1),
+        );
+        // Six openings won by whoever had the favoured colour, one lost both ways, one won and
+        // drawn, two won both ways: pairs worth 0, 1/2, 1, 3/2, 2 points = 1, 0, 6, 1, 2.
+        let mut p = Pairs::default();
+        let mut games = Score::default();
+        let list = [(w, l); 6]
+            .into_iter()
+            .chain([(l, l), (w, d), (w, w), (w, w)]);
+        for (a, b) in list {
+            p.add(a, b);
+            games += a;
+            games += b;
+        }
+        assert_eq!(p.counts, [1, 0, 6, 1, 2]);
+        assert_eq!(p.pairs(), 10);
+        // s = (0 + 6 * 0.5 + 0.75 + 2 * 1) / 10 = 0.575, as over the 20 games (11-8-1).
+        // Pair variance (0.575^2 + 6 * 0.075^2 + 0.175^2 + 2 * 0.425^2) / 10 = 0.075625;
+        // 95 % range 0.575 ± 1.959964 * sqrt(0.0075625) -> Elo -67.14 .. 186.65 (± 126.90).
+        assert!(close(p.ratio().unwrap(), games.ratio().unwrap(), 1e-12));
+        assert!(close(p.elo().unwrap(), 52.51, 0.01));
+        let (lo, hi) = p.elo_interval().unwrap();
+        assert!(
+            close(lo, -67.14, 0.01) && close(hi, 186.65, 0.01),
+            "{lo} {hi}"
+        );
+        // The per-game variance (0.231875) also counts the openings' bias: ± 161.51.
+        assert!(close(games.elo_error().unwrap(), 161.51, 0.01));
+        assert!(p.elo_error().unwrap() < games.elo_error().unwrap());
+
+        // Pairs that go the same way both times carry less information than two games, and
+        // the pairs' error bar says so: 5 pairs won twice and 5 lost twice.
+        let mut q = Pairs::default();
+        let mut same = Score::default();
+        for (a, b) in [(w, w); 5].into_iter().chain([(l, l); 5]) {
+            q.add(a, b);
+            same += a;
+            same += b;
+        }
+        assert_eq!(q.counts, [5, 0, 0, 0, 5]);
+        assert!(q.elo_error().unwrap() > same.elo_error().unwrap());
+
+        // SPRT over pairs, elo0 = 0, elo1 = 10: LLR = 10 * 0.014387 * (1.15 - 1.014387)
+        // / (2 * 0.075625) = 0.12900, against 0.08414 over the same games one by one.
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert!(close(t.llr_pairs(&p), 0.12900, 1e-4), "{}", t.llr_pairs(&p));
+        assert!(close(t.llr(&games), 0.08414, 1e-4));
+        // One kind of pair only: no variance, no information yet.
+        let mut even = Pairs::default();
+        (0..8).for_each(|_| even.add(w, l));
+        assert_eq!(t.llr_pairs(&even), 0.0);
+        assert_eq!(Pairs::default().elo(), None);
+    }
+
+    #[test]
     fn sprt_decides_at_the_bounds() {
         let t = Sprt {
             elo0: 0.0,
@@ -328,11 +471,17 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
         };
-        assert_eq!(t.state(&Score::new(60, 40, 0)), SprtState::Continue);
+        assert_eq!(t.state(t.llr(&Score::new(60, 40, 0))), SprtState::Continue);
         // 600-400: LLR = 5.56 > 2.94.
-        assert_eq!(t.state(&Score::new(600, 400, 0)), SprtState::AcceptH1);
+        assert_eq!(
+            t.state(t.llr(&Score::new(600, 400, 0))),
+            SprtState::AcceptH1
+        );
         // 400-600: s = 0.4, LLR = 1000 * 0.014387 * (0.8 - 1.014387) / 0.48 = -6.43 < -2.94.
-        assert_eq!(t.state(&Score::new(400, 600, 0)), SprtState::AcceptH0);
+        assert_eq!(
+            t.state(t.llr(&Score::new(400, 600, 0))),
+            SprtState::AcceptH0
+        );
         assert!(t.validate().is_ok());
         assert!(Sprt { elo1: -1.0, ..t }.validate().is_err());
         assert!(Sprt { alpha: 0.0, ..t }.validate().is_err());
