@@ -172,6 +172,21 @@ fn live_group_members(groups: &[i64]) -> Vec<(i64, String)> {
     out
 }
 
+/// Two engines named A and B at half a second a move, three seconds of tolerance.
+fn a_vs_b<'a>(a: &'a str, b: &'a str) -> Vec<&'a str> {
+    vec![
+        "-each",
+        "tc=0/0.5",
+        "tolerance=3",
+        "-engine",
+        a,
+        "name=A",
+        "-engine",
+        b,
+        "name=B",
+    ]
+}
+
 #[test]
 fn good_fakes_play_to_five_and_every_game_is_saved() {
     let dir = scratch("good");
@@ -181,31 +196,21 @@ fn good_fakes_play_to_five_and_every_game_is_saved() {
     )
     .unwrap();
     let (a, b) = (fake("good"), fake("good"));
-    let r = arena(
-        &[
-            "-each",
-            "tc=0/0.5",
-            "tolerance=3",
-            "-engine",
-            &a,
-            "name=A",
-            "-engine",
-            &b,
-            "name=B",
-            "-games",
-            "4",
-            "-repeat",
-            "-openings",
-            "file=open.txt",
-            "-psq",
-            "psq",
-            "-sgf",
-            "all.sgf",
-            "-log",
-            "io.log",
-        ],
-        &dir,
-    );
+    let mut args = a_vs_b(&a, &b);
+    args.extend_from_slice(&[
+        "-games",
+        "4",
+        "-repeat",
+        "-openings",
+        "file=open.txt",
+        "-psq",
+        "psq",
+        "-sgf",
+        "all.sgf",
+        "-log",
+        "io.log",
+    ]);
+    let r = arena(&args, &dir);
     assert_eq!(r.code, 0, "{}\n{}", r.out, r.err);
     let games = r.games();
     assert_eq!(games.len(), 4, "{}", r.out);
@@ -624,6 +629,16 @@ fn ctrl_c_ends_every_engine_and_exits_130() {
     assert_no_engine_left(&dir);
 }
 
+/// Two identical scan-order fakes under `-sprt elo0=0 elo1=400 alpha=0.2 beta=0.2`, plus `extra`.
+fn two_good_fakes_under_sprt(name: &str, extra: &[&str]) -> Run {
+    let dir = scratch(name);
+    let (a, b) = (fake("good"), fake("good"));
+    let mut args = a_vs_b(&a, &b);
+    args.extend_from_slice(&["-sprt", "elo0=0", "elo1=400", "alpha=0.2", "beta=0.2"]);
+    args.extend_from_slice(extra);
+    arena(&args, &dir)
+}
+
 #[test]
 fn sprt_stops_as_soon_as_it_decides() {
     // Two identical fakes: black always wins, so the score goes 1-0, 1-1, 2-1, ...
@@ -632,29 +647,7 @@ fn sprt_stops_as_soon_as_it_decides() {
     // LLR = 4 * 0.409091 * (1 - 1.409091) / 0.5 = -1.339 (go on); after 5 (3-2, s = 0.6,
     // variance 0.24): 5 * 0.409091 * (1.2 - 1.409091) / 0.48 = -0.891; after 6 (3-3):
     // 6 * 0.409091 * (-0.409091) / 0.5 = -2.008 < -1.386: H0 is accepted at game 6.
-    let dir = scratch("sprt");
-    let (a, b) = (fake("good"), fake("good"));
-    let r = arena(
-        &[
-            "-each",
-            "tc=0/0.5",
-            "tolerance=3",
-            "-engine",
-            &a,
-            "name=A",
-            "-engine",
-            &b,
-            "name=B",
-            "-games",
-            "100",
-            "-sprt",
-            "elo0=0",
-            "elo1=400",
-            "alpha=0.2",
-            "beta=0.2",
-        ],
-        &dir,
-    );
+    let r = two_good_fakes_under_sprt("sprt", &["-games", "100"]);
     assert_eq!(r.code, 1, "{}\n{}", r.out, r.err);
     assert_eq!(r.games().len(), 6, "{}", r.out);
     assert!(r.out.contains("LLR -2.008"), "{}", r.out);
@@ -667,32 +660,7 @@ fn with_repeat_the_sprt_reads_game_pairs() {
     // win each (the side that moves first after the opening wins), so the pairs hold no
     // evidence either way and the SPRT plays every game, where over single games it accepted
     // H0 at game 6. Two games at a time, so that pairs may finish out of order.
-    let dir = scratch("sprt-pairs");
-    let (a, b) = (fake("good"), fake("good"));
-    let r = arena(
-        &[
-            "-each",
-            "tc=0/0.5",
-            "tolerance=3",
-            "-engine",
-            &a,
-            "name=A",
-            "-engine",
-            &b,
-            "name=B",
-            "-games",
-            "8",
-            "-repeat",
-            "-j",
-            "2",
-            "-sprt",
-            "elo0=0",
-            "elo1=400",
-            "alpha=0.2",
-            "beta=0.2",
-        ],
-        &dir,
-    );
+    let r = two_good_fakes_under_sprt("sprt-pairs", &["-games", "8", "-repeat", "-j", "2"]);
     assert_eq!(r.code, 0, "{}\n{}", r.out, r.err);
     assert!(r.out.contains("Results: 8 games"), "{}", r.out);
     assert!(
