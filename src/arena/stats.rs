@@ -279,11 +279,12 @@ impl Sprt {
     /// The same over game pairs (pentanomial): n pairs, s the mean score per game, v the
     /// variance of a pair's mean score. Zero until two kinds of pair have occurred.
     pub fn llr_pairs(&self, pairs: &Pairs) -> f64 {
-        if pairs.counts.iter().filter(|&&c| c > 0).count() < 2 {
-            return 0.0;
+        match pairs.moments() {
+            Some((s, var)) if pairs.counts.iter().filter(|&&c| c > 0).count() >= 2 => {
+                self.normal_llr(pairs.pairs() as f64, s, var)
+            }
+            _ => 0.0,
         }
-        let (s, var) = pairs.moments().unwrap_or((0.5, 0.0));
-        self.normal_llr(pairs.pairs() as f64, s, var)
     }
 
     fn normal_llr(&self, n: f64, s: f64, var: f64) -> f64 {
