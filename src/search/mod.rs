@@ -625,7 +625,8 @@ fn main_loop(
 }
 
 /// Helper threads of Lazy SMP: the same iterations, half of them one ply deeper, sharing the
-/// table; they stop when the main thread does.
+/// table; they stop when the main thread does. (Paced by the main thread, in aspiration windows,
+/// their deepest iteration played: see tried.md, "Helper threads".)
 fn helper_loop(w: &mut Worker, sh: &Shared, max_depth: i32, id: usize) {
     let mut depth = 1 + (id % 2) as i32;
     while depth <= max_depth && !w.aborted {
