@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use threat::{Proof, Solver, ThreatLimits};
 use tt::{Table, MATE, MATE_BOUND};
 pub use worker::TreeStats;
-use worker::{root_moves_from, Shared, Worker, INF, MAX_PLY};
+use worker::{root_moves_from, RootMove, Shared, Worker, INF, MAX_PLY};
 
 /// What the caller grants one search. All times in milliseconds, as the protocol gives them.
 #[derive(Clone, Debug, Default)]
@@ -214,17 +214,7 @@ impl Engine {
         let opp = me.opposite();
         let excluded = &limits.excluded;
         let ok = |pos: &mut Position, p: Pos| !excluded.contains(&p) && pos.is_legal(p, me);
-        // Nodes count the threat solvers' positions too (the root checks can be all the work).
-        let visits0 = visits(&self.solvers);
-        let done = |p: Pos, score: i32, solvers: &[Solver], report: &mut dyn FnMut(&Progress)| {
-            let nodes = 1 + visits(solvers) - visits0;
-            let r = SearchResult {
-                best: p,
-                score,
-                depth: 1,
-                nodes,
-                pv: vec![p],
-            };
+        let answer = |p: Pos, score: i32, nodes: u64, report: &mut dyn FnMut(&Progress)| {
             report(&Progress {
                 depth: 1,
                 score,
@@ -232,7 +222,13 @@ impl Engine {
                 elapsed_ms: start.elapsed().as_millis() as u64,
                 pv: vec![p],
             });
-            Some(r)
+            Some(SearchResult {
+                best: p,
+                score,
+                depth: 1,
+                nodes,
+                pv: vec![p],
+            })
         };
 
         // An empty board opens at the centre: no search tells the squares apart, and it is
@@ -240,56 +236,24 @@ impl Engine {
         if board.move_count() == 0 {
             let centre = Pos::new(board.width() / 2, board.height() / 2);
             if ok(&mut pos, centre) {
-                return done(centre, 0, &self.solvers, report);
+                return answer(centre, 0, 1, report);
             }
         }
         // Forced answers need no search.
         if let Some(p) = pick(&pos.fives(me).clone(), |p| ok(&mut pos, p)) {
-            return done(p, MATE - 1, &self.solvers, report);
+            return answer(p, MATE - 1, 1, report);
         }
         let opp_fives = pos.count(opp, crate::eval::Shape::Five);
         if opp_fives > 0 {
             if let Some(p) = pick(&pos.fives(opp).clone(), |p| ok(&mut pos, p)) {
                 let score = if opp_fives > 1 { -(MATE - 2) } else { 0 };
-                return done(p, score, &self.solvers, report);
+                return answer(p, score, 1, report);
             }
         } else if let Some(p) = legal_flex4(&mut pos, me).filter(|&p| !excluded.contains(&p)) {
-            return done(p, MATE - 3, &self.solvers, report);
+            return answer(p, MATE - 3, 1, report);
         }
         let hard_deadline = budget.hard.map(|h| start + h);
         let use_threats = self.use_threats && !budget.move_now;
-        // Our forced win by fours, then by threats: played at once.
-        if use_threats && opp_fives == 0 {
-            // Untimed searches (bench, fixed depth) bound the solver by nodes only, so that
-            // they stay reproducible.
-            let time_cap = |share: u32| budget.hard.map(|h| start + h / share);
-            // A clean table, although entries are keyed by all they depend on: stale entries
-            // once made the root claim a false win, which is played at once (about 2 ms).
-            self.solvers[0].clear();
-            let lim = ThreatLimits {
-                max_nodes: ROOT_VCF_NODES,
-                deadline: time_cap(8),
-            };
-            let mut proof = self.solvers[0].vcf(pos.board_mut(), &lim);
-            if !matches!(proof, Proof::Win(_)) {
-                // A sixteenth, so that the search for the opponent's threat below (which must
-                // end an eighth into the move) still has time: with a sixth, a VCT that ran to
-                // its limit left that search none.
-                let lim = ThreatLimits {
-                    max_nodes: ROOT_VCT_NODES,
-                    deadline: time_cap(16),
-                };
-                proof = self.solvers[0].vct(pos.board_mut(), &lim, stop);
-            }
-            if let Proof::Win(line) = proof {
-                if let Some(&p) = line.first() {
-                    if pos.board().is_empty(p) && ok(&mut pos, p) {
-                        log::debug!("root threat win of {} plies: {:?}", line.len(), line);
-                        return done(p, MATE - line.len() as i32, &self.solvers, report);
-                    }
-                }
-            }
-        }
 
         let mut moves: Vec<ScoredMove> = Vec::new();
         let mut marks = Marks::default();
@@ -298,44 +262,8 @@ impl Engine {
         if moves.is_empty() {
             moves = fallback_moves(&mut pos, excluded);
         }
-        let mut guard = Guard::new(None, stop);
-        let mut threatened = false;
-        if moves.len() > 1 && use_threats && opp_fives == 0 {
-            // Finding the threat may use an eighth of the time, refuting it up to a quarter; the
-            // search needs the rest. Refuting rarely removes more than a few root moves; these
-            // shares scored no lower in play than a quarter and a half, and halving them again
-            // scored lower. (A twelfth and a sixth, with the guard's share when threatened at
-            // 5/16: -2.9 %, standard error 2.8 %, against PentaZen over two runs, fifty-fourth
-            // round; not kept.)
-            let find = budget.hard.map(|h| start + h / 8);
-            let deadline = budget.hard.map(|h| start + h / 4);
-            threatened = refute_opponent_threats(
-                &mut pos,
-                &mut self.solvers[0],
-                &mut guard,
-                &mut moves,
-                (find, deadline),
-                stop,
-            );
-        }
-        log::debug!("root checks done at {:?}", start.elapsed());
-        let share = if threatened {
-            GUARD_SHARE_THREAT
-        } else {
-            GUARD_SHARE
-        };
-        guard.allowance = budget.hard.filter(|_| use_threats).map(|h| h / 16 * share);
-        let root_moves = root_moves_from(moves);
-        if budget.move_now || root_moves.len() == 1 {
-            let p = root_moves[0].pos;
-            let score = pos.evaluate();
-            return done(p, score, &self.solvers, report);
-        }
 
-        // The search proper.
         let mut sh = Shared::new(tt, stop);
-        let before_search = visits(&self.solvers) - visits0;
-        sh.prior_nodes = before_search;
         // With the threat solver on, the last sixth of the time checks the chosen move.
         // (Stopping at 9/10 instead, which leaves the check 34 ms of a 1 s turn, scored +2.5 %,
         // standard error 2.9 %, against PentaZen over five runs, each beside a run of this
@@ -355,46 +283,70 @@ impl Engine {
         let max_depth = limits.max_depth.map_or(MAX_PLY as i32 - 20, |d| {
             (d as i32).clamp(1, MAX_PLY as i32 - 20)
         });
-        let soft = budget.soft;
-        let search_soft = timeman::search_soft(
-            soft,
-            sh.deadline.map(|d| d.saturating_duration_since(start)),
-            start.elapsed(),
-            budget.save_time,
-        );
+        // The helpers start before the root's threat checks, which run on the main thread alone
+        // (a quarter of a threatened move's time), and take the checked list when it is posted.
+        let helpers = if budget.move_now || moves.len() < 2 {
+            0
+        } else {
+            threads - 1
+        };
+        let helper_moves = root_moves_from(moves.clone());
+        let mut guard = Guard::new(None, stop);
         let (first, rest) = self.solvers.split_at_mut(1);
-        let result = std::thread::scope(|scope| {
-            for (i, solver) in rest.iter_mut().take(threads - 1).enumerate() {
+        let solver = &mut first[0];
+        // Nodes count the threat solvers' positions too (the root checks can be all the work).
+        // The helpers' solvers count in the shared total.
+        let visits0 = solver.visits();
+        let outcome = std::thread::scope(|scope| {
+            for (i, helper_solver) in rest.iter_mut().take(helpers).enumerate() {
                 let pos = pos.clone();
-                let rm = root_moves.clone();
+                let rm = helper_moves.clone();
                 let sh = &sh;
                 scope.spawn(move || {
-                    let mut w = Worker::new(pos, solver, rm);
+                    let mut w = Worker::new(pos, helper_solver, rm);
                     w.set_poll_interval(sh.max_nodes);
                     helper_loop(&mut w, sh, max_depth, i + 1);
                     w.flush(sh);
                 });
             }
-            let mut w = Worker::new(pos.clone(), &mut first[0], root_moves.clone());
-            w.set_poll_interval(sh.max_nodes);
-            let clock = Clock {
+            let outcome = root_and_search(RootSearch {
+                pos: &mut pos,
+                solver,
+                sh: &sh,
+                guard: &mut guard,
+                moves,
+                helper_moves: &helper_moves,
+                budget,
                 start,
-                soft: search_soft,
-                stop_when_stable: budget.save_time,
-            };
-            let r = main_loop(&mut w, &sh, &mut guard, max_depth, &clock, report);
-            w.flush(&sh);
+                stop,
+                use_threats: use_threats && opp_fives == 0,
+                max_depth,
+                excluded,
+                report,
+            });
             sh.abort.store(true, Ordering::Relaxed);
-            let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
-            (r, order, w.stats)
+            outcome
         });
-        let (mut result, order, stats) = result;
+        let solver = &mut self.solvers[0];
+        let after_search = solver.visits();
+        let (mut result, order, stats, root_moves, prior_nodes) = match outcome {
+            Outcome::Answer(p, score) => {
+                let nodes = 1 + after_search - visits0 + sh.nodes.load(Ordering::Relaxed);
+                return answer(p, score, nodes, report);
+            }
+            Outcome::Searched {
+                result,
+                order,
+                stats,
+                root_moves,
+                prior_nodes,
+            } => (result, order, stats, root_moves, prior_nodes),
+        };
         self.tree_stats.add(&stats);
-        let after_search = visits(&self.solvers);
         log::debug!("search done at {:?}", start.elapsed());
         if use_threats && result.score.abs() < MATE_BOUND {
             // Past the soft limit, but not so far that a match clock drains.
-            let deadline = match (budget.hard, soft) {
+            let deadline = match (budget.hard, budget.soft) {
                 (Some(h), Some(s)) => start + timeman::check_until(s, h),
                 (Some(h), None) => start + h,
                 _ => start + Duration::from_secs(3600),
@@ -411,7 +363,7 @@ impl Engine {
             };
             let safe = safe_move(
                 &mut pos,
-                &mut self.solvers[0],
+                solver,
                 &mut guard,
                 (result.best, &order),
                 deadline,
@@ -424,7 +376,7 @@ impl Engine {
             }
         }
         result.nodes =
-            before_search + sh.nodes.load(Ordering::Relaxed) + visits(&self.solvers) - after_search;
+            prior_nodes + sh.nodes.load(Ordering::Relaxed) + solver.visits() - after_search;
         log::debug!("answer {} at {:?}", result.best, start.elapsed());
         // Defensive: the answer must be a legal empty square.
         let mut check = Position::new(board);
@@ -434,6 +386,156 @@ impl Engine {
         }
         Some(result)
     }
+}
+
+/// What the main thread's part of a move needs: the root's threat checks, then the search.
+struct RootSearch<'a, 'b> {
+    pos: &'a mut Position,
+    solver: &'a mut Solver,
+    sh: &'a Shared<'b>,
+    guard: &'a mut Guard<'b>,
+    /// The generated root moves, as the helpers were given them.
+    moves: Vec<ScoredMove>,
+    helper_moves: &'a [RootMove],
+    budget: &'a timeman::Budget,
+    start: Instant,
+    stop: &'a AtomicBool,
+    /// Run the threat checks (the solver is on, there is time, the opponent has no four).
+    use_threats: bool,
+    max_depth: i32,
+    excluded: &'a [Pos],
+    report: &'a mut dyn FnMut(&Progress),
+}
+
+/// How the main thread's part of a move ended.
+enum Outcome {
+    /// A move found without the search (a proven win, a single move, "move now").
+    Answer(Pos, i32),
+    /// The search's result, the root moves in its final order (for the final check), the
+    /// tree's shape, and the root list it started from.
+    Searched {
+        result: SearchResult,
+        order: Vec<Pos>,
+        stats: TreeStats,
+        root_moves: Vec<RootMove>,
+        /// Nodes of the threat checks before the search.
+        prior_nodes: u64,
+    },
+}
+
+/// The root's threat checks (our win by threats, the opponent's threat and its refutation),
+/// then the main thread's iterative deepening.
+fn root_and_search(rs: RootSearch) -> Outcome {
+    let RootSearch {
+        pos,
+        solver,
+        sh,
+        guard,
+        mut moves,
+        helper_moves,
+        budget,
+        start,
+        stop,
+        use_threats,
+        max_depth,
+        excluded,
+        report,
+    } = rs;
+    let me = pos.side_to_move();
+    let visits0 = solver.visits();
+    // Our forced win by fours, then by threats: played at once.
+    if use_threats {
+        // Untimed searches (bench, fixed depth) bound the solver by nodes only, so that
+        // they stay reproducible.
+        let time_cap = |share: u32| budget.hard.map(|h| start + h / share);
+        // A clean table, although entries are keyed by all they depend on: stale entries
+        // once made the root claim a false win, which is played at once (about 2 ms).
+        solver.clear();
+        let lim = ThreatLimits {
+            max_nodes: ROOT_VCF_NODES,
+            deadline: time_cap(8),
+        };
+        let mut proof = solver.vcf(pos.board_mut(), &lim);
+        if !matches!(proof, Proof::Win(_)) {
+            // A sixteenth, so that the search for the opponent's threat below (which must
+            // end an eighth into the move) still has time: with a sixth, a VCT that ran to
+            // its limit left that search none.
+            let lim = ThreatLimits {
+                max_nodes: ROOT_VCT_NODES,
+                deadline: time_cap(16),
+            };
+            proof = solver.vct(pos.board_mut(), &lim, stop);
+        }
+        if let Proof::Win(line) = proof {
+            if let Some(&p) = line.first() {
+                if pos.board().is_empty(p) && !excluded.contains(&p) && pos.is_legal(p, me) {
+                    log::debug!("root threat win of {} plies: {:?}", line.len(), line);
+                    return Outcome::Answer(p, MATE - line.len() as i32);
+                }
+            }
+        }
+    }
+
+    let mut threatened = false;
+    if moves.len() > 1 && use_threats {
+        // Finding the threat may use an eighth of the time, refuting it up to a quarter; the
+        // search needs the rest. Refuting rarely removes more than a few root moves; these
+        // shares scored no lower in play than a quarter and a half, and halving them again
+        // scored lower. (A twelfth and a sixth, with the guard's share when threatened at
+        // 5/16: -2.9 %, standard error 2.8 %, against PentaZen over two runs, fifty-fourth
+        // round; not kept.)
+        let find = budget.hard.map(|h| start + h / 8);
+        let deadline = budget.hard.map(|h| start + h / 4);
+        threatened =
+            refute_opponent_threats(pos, solver, guard, &mut moves, (find, deadline), stop);
+    }
+    log::debug!("root checks done at {:?}", start.elapsed());
+    let share = if threatened {
+        GUARD_SHARE_THREAT
+    } else {
+        GUARD_SHARE
+    };
+    guard.allowance = budget.hard.filter(|_| use_threats).map(|h| h / 16 * share);
+    let root_moves = root_moves_from(moves);
+    if budget.move_now || root_moves.len() == 1 {
+        return Outcome::Answer(root_moves[0].pos, pos.evaluate());
+    }
+
+    // The search proper.
+    let soft = budget.soft;
+    let search_soft = timeman::search_soft(
+        soft,
+        sh.deadline.map(|d| d.saturating_duration_since(start)),
+        start.elapsed(),
+        budget.save_time,
+    );
+    let prior_nodes = solver.visits() - visits0;
+    let mut w = Worker::new(pos.clone(), solver, root_moves.clone());
+    w.set_poll_interval(sh.max_nodes);
+    if !same_squares(&root_moves, helper_moves) {
+        sh.post_root_moves(&mut w, &root_moves);
+    }
+    let clock = Clock {
+        start,
+        soft: search_soft,
+        stop_when_stable: budget.save_time,
+        prior_nodes,
+    };
+    let result = main_loop(&mut w, sh, guard, max_depth, &clock, report);
+    w.flush(sh);
+    let order: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
+    Outcome::Searched {
+        result,
+        order,
+        stats: w.stats,
+        root_moves,
+        prior_nodes,
+    }
+}
+
+/// Whether two root lists hold the same squares in the same order.
+fn same_squares(a: &[RootMove], b: &[RootMove]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.pos == y.pos)
 }
 
 /// Nodes the solvers visited since they were made.
@@ -491,6 +593,8 @@ struct Clock {
     /// Stop once the best move has held for several iterations (only worth it when the time
     /// saved goes to later moves).
     stop_when_stable: bool,
+    /// Nodes of the threat checks before the search (reported with the search's).
+    prior_nodes: u64,
 }
 
 /// Half-width of the first aspiration window around the last iteration's score; each fail
@@ -581,6 +685,8 @@ fn main_loop(
             if guard.vetoes(pos, solver, best, sh.deadline) {
                 log::debug!("depth {depth}: {best} gives the opponent a VCT; searching again");
                 w.root_moves.remove(0);
+                let list = w.root_moves.clone();
+                sh.post_root_moves(w, &list);
                 best = w.root_moves[0].pos;
                 score = w.root_moves[0].prev.max(-INF + 1);
                 pv = vec![best];
@@ -590,7 +696,7 @@ fn main_loop(
             }
         }
         let elapsed = start.elapsed();
-        let nodes = sh.prior_nodes + sh.nodes.load(Ordering::Relaxed);
+        let nodes = clock.prior_nodes + sh.nodes.load(Ordering::Relaxed);
         log::debug!("depth {depth} score {score} best {best} nodes {nodes} at {elapsed:?}");
         report(&Progress {
             depth: depth as u32,
@@ -625,12 +731,26 @@ fn main_loop(
 }
 
 /// Helper threads of Lazy SMP: the same iterations, half of them one ply deeper, sharing the
-/// table; they stop when the main thread does. (Paced by the main thread, in aspiration windows,
-/// their deepest iteration played: see tried.md, "Helper threads".)
+/// table. They start on the generated root list while the main thread runs the root's threat
+/// checks, move to each list it posts (the checked one, then the guard's), and stop when the
+/// main thread does. (Paced by the main thread, in aspiration windows, their deepest iteration
+/// played: see tried.md, "Helper threads".)
 fn helper_loop(w: &mut Worker, sh: &Shared, max_depth: i32, id: usize) {
     let mut depth = 1 + (id % 2) as i32;
-    while depth <= max_depth && !w.aborted {
+    while depth <= max_depth {
         w.root(sh, depth, -INF, INF);
+        if w.aborted {
+            // Cut short by a new root list, not by the end of the move: that depth again, on
+            // the new list.
+            if sh.abort.load(Ordering::Relaxed)
+                || sh.stop.load(Ordering::Relaxed)
+                || !sh.take_root_moves(w)
+            {
+                break;
+            }
+            w.aborted = false;
+            continue;
+        }
         depth += 1;
     }
 }

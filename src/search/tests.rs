@@ -656,6 +656,7 @@ fn untimed_search(
         start: Instant::now(),
         soft: None,
         stop_when_stable: true,
+        prior_nodes: 0,
     };
     main_loop(&mut w, &sh, guard, depth, &clock, &mut |_| {})
 }
@@ -971,4 +972,52 @@ fn refutation_proves_e9_lost_and_keeps_g8() {
     assert!(!kept.iter().any(|m| m.pos == e9), "{kept:?}");
     assert!(kept.iter().any(|m| m.pos == g8), "{kept:?}");
     assert_eq!(pos.board().hash(), b.hash(), "the board is restored");
+}
+
+/// A helper started on the generated root list leaves it for the list the main thread posts
+/// (the root checks' or the guard's), and goes on searching that one until the move ends.
+#[test]
+fn helper_takes_the_posted_root_list() {
+    let b = from_pos(Rule::Freestyle, "h8i9g7i7");
+    let mut pos = Position::new(&b);
+    let mut moves = Vec::new();
+    generate(&mut pos, &mut moves, &mut Marks::default());
+    let generated = root_moves_from(moves);
+    assert!(generated.len() > 4);
+    let kept: Vec<RootMove> = generated[generated.len() - 3..].to_vec();
+    let mut want: Vec<Pos> = kept.iter().map(|m| m.pos).collect();
+    want.sort_by_key(|p| p.index());
+
+    let never = AtomicBool::new(false);
+    let tt = Table::new(1 << 20);
+    let sh = Shared::new(&tt, &never);
+    let (mut main_solver, mut helper_solver) = (Solver::new(), Solver::new());
+    let mut main = Worker::new(pos.clone(), &mut main_solver, kept.clone());
+    sh.post_root_moves(&mut main, &kept);
+    // The poster's own search runs on; a worker on the old list stops at its first poll.
+    main.set_poll_interval(Some(100));
+    main.root(&sh, 3, -INF, INF);
+    assert!(!main.aborted);
+    let mut stale_solver = Solver::new();
+    let mut stale = Worker::new(pos.clone(), &mut stale_solver, generated.clone());
+    stale.set_poll_interval(Some(100));
+    stale.root(&sh, 3, -INF, INF);
+    assert!(stale.aborted);
+    let searched = std::thread::scope(|scope| {
+        let helper = scope.spawn(|| {
+            let mut w = Worker::new(pos.clone(), &mut helper_solver, generated.clone());
+            helper_loop(&mut w, &sh, 60, 1);
+            let mut got: Vec<Pos> = w.root_moves.iter().map(|m| m.pos).collect();
+            got.sort_by_key(|p| p.index());
+            got
+        });
+        // Let the helper search a while on the posted list before the move ends.
+        let waited = Instant::now();
+        while sh.nodes.load(Ordering::Relaxed) < 200_000 && waited.elapsed().as_secs() < 20 {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        sh.abort.store(true, Ordering::Relaxed);
+        helper.join().unwrap()
+    });
+    assert_eq!(searched, want);
 }

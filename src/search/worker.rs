@@ -8,7 +8,8 @@ use super::threat::{Proof, Solver, ThreatLimits};
 use super::tt::{Bound, Table, MATE, MATE_BOUND};
 use crate::board::{Color, Pos, NCELLS};
 use crate::eval::{for_each_bit, iter_bits, Bits, Position, Shape};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Deepest ply a search may reach (forced replies extend lines beyond the nominal depth).
@@ -70,12 +71,15 @@ pub struct Shared<'a> {
     pub abort: AtomicBool,
     /// Nodes of all threads, their solvers' included (flushed periodically).
     pub nodes: AtomicU64,
-    /// Nodes of the threat checks before the search (reported, not limited).
-    pub prior_nodes: u64,
     pub deadline: Option<Instant>,
     pub max_nodes: Option<u64>,
     /// Call the threat solver at leaves.
     pub leaf_vcf: bool,
+    /// The root moves the helpers are to search, and how often the main thread has changed
+    /// them: helpers start before the root's threat checks have pruned the list, and the guard
+    /// takes moves off it during the search.
+    root_list: Mutex<Vec<RootMove>>,
+    root_epoch: AtomicU32,
 }
 
 impl Shared<'_> {
@@ -85,11 +89,34 @@ impl Shared<'_> {
             stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            prior_nodes: 0,
             deadline: None,
             max_nodes: None,
             leaf_vcf: true,
+            root_list: Mutex::new(Vec::new()),
+            root_epoch: AtomicU32::new(0),
         }
+    }
+
+    /// Gives the helpers a new root list; the caller's worker takes the new epoch, so that its
+    /// own search is not cut short. Helpers searching the old list stop at their next poll.
+    pub fn post_root_moves(&self, w: &mut Worker, moves: &[RootMove]) {
+        let mut list = self.root_list.lock().unwrap_or_else(|e| e.into_inner());
+        list.clear();
+        list.extend_from_slice(moves);
+        w.epoch = self.root_epoch.fetch_add(1, Ordering::Relaxed) + 1;
+    }
+
+    /// The latest root list posted, when `w` searches an older one: the worker takes it and
+    /// its epoch.
+    pub fn take_root_moves(&self, w: &mut Worker) -> bool {
+        let list = self.root_list.lock().unwrap_or_else(|e| e.into_inner());
+        let epoch = self.root_epoch.load(Ordering::Relaxed);
+        if epoch == w.epoch {
+            return false;
+        }
+        w.root_moves.clone_from(&list);
+        w.epoch = epoch;
+        true
     }
 }
 
@@ -171,6 +198,8 @@ pub struct Worker<'s> {
     /// The move a singular search leaves out at each ply.
     excluded: [Pos; MAX_PLY],
     pub stats: TreeStats,
+    /// The root list's epoch this worker searches (`Shared::post_root_moves`).
+    epoch: u32,
 }
 
 impl<'s> Worker<'s> {
@@ -207,6 +236,7 @@ impl<'s> Worker<'s> {
             root_depth: 0,
             excluded: [Pos::NONE; MAX_PLY],
             stats: TreeStats::default(),
+            epoch: 0,
         }
     }
 
@@ -231,7 +261,10 @@ impl<'s> Worker<'s> {
 
     fn poll(&mut self, sh: &Shared) {
         let total = self.flush(sh);
-        if sh.stop.load(Ordering::Relaxed) || sh.abort.load(Ordering::Relaxed) {
+        if sh.stop.load(Ordering::Relaxed)
+            || sh.abort.load(Ordering::Relaxed)
+            || sh.root_epoch.load(Ordering::Relaxed) != self.epoch
+        {
             self.aborted = true;
         } else if sh.deadline.is_some_and(|d| Instant::now() >= d)
             || sh.max_nodes.is_some_and(|m| total >= m)
