@@ -494,6 +494,19 @@ fn lazy_smp_finds_the_same_forced_answers() {
         .unwrap();
     assert!(b.is_empty(r.best));
     assert!(r.depth >= 2);
+    // The helpers start before the root's check of the opponent's threat: the answer still
+    // stops the open three.
+    let b = from_pos(Rule::Freestyle, "h8c3i8m13j8");
+    let r = e
+        .think(&b, &l, &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    let mut pos = Position::new(&b);
+    pos.make(r.best);
+    assert!(
+        movepick::legal_flex4(&mut pos, Color::Black).is_none(),
+        "{} leaves black an open four",
+        r.best
+    );
 }
 
 #[test]
