@@ -133,12 +133,16 @@ fn defends_an_open_three() {
     // Black h8 i8 j8 is an open three; white has scattered stones and no four.
     let b = from_pos(Rule::Freestyle, "h8c3i8m13j8");
     let r = think_ms(&b, 500);
-    let mut pos = Position::new(&b);
-    pos.make(r.best);
+    assert_no_open_four_after(&b, r.best);
+}
+
+/// Black has no open four to make after `answer` on `b`.
+fn assert_no_open_four_after(b: &Board, answer: Pos) {
+    let mut pos = Position::new(b);
+    pos.make(answer);
     assert!(
         movepick::legal_flex4(&mut pos, Color::Black).is_none(),
-        "{} leaves black an open four",
-        r.best
+        "{answer} leaves black an open four"
     );
 }
 
@@ -500,13 +504,7 @@ fn lazy_smp_finds_the_same_forced_answers() {
     let r = e
         .think(&b, &l, &AtomicBool::new(false), &mut |_| {})
         .unwrap();
-    let mut pos = Position::new(&b);
-    pos.make(r.best);
-    assert!(
-        movepick::legal_flex4(&mut pos, Color::Black).is_none(),
-        "{} leaves black an open four",
-        r.best
-    );
+    assert_no_open_four_after(&b, r.best);
 }
 
 #[test]
