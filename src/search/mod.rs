@@ -290,7 +290,7 @@ impl Engine {
         } else {
             threads - 1
         };
-        let helper_moves = root_moves_from(moves.clone());
+        let helper_moves = (helpers > 0).then(|| root_moves_from(moves.clone()));
         let mut guard = Guard::new(None, stop);
         let (first, rest) = self.solvers.split_at_mut(1);
         let solver = &mut first[0];
@@ -300,7 +300,7 @@ impl Engine {
         let outcome = std::thread::scope(|scope| {
             for (i, helper_solver) in rest.iter_mut().take(helpers).enumerate() {
                 let pos = pos.clone();
-                let rm = helper_moves.clone();
+                let rm = helper_moves.clone().unwrap_or_default();
                 let sh = &sh;
                 scope.spawn(move || {
                     let mut w = Worker::new(pos, helper_solver, rm);
@@ -315,10 +315,9 @@ impl Engine {
                 sh: &sh,
                 guard: &mut guard,
                 moves,
-                helper_moves: &helper_moves,
+                helper_moves: helper_moves.as_deref(),
                 budget,
                 start,
-                stop,
                 use_threats: use_threats && opp_fives == 0,
                 max_depth,
                 excluded,
@@ -329,7 +328,7 @@ impl Engine {
         });
         let solver = &mut self.solvers[0];
         let after_search = solver.visits();
-        let (mut result, order, stats, root_moves, prior_nodes) = match outcome {
+        let (mut result, order, stats, first_move, prior_nodes) = match outcome {
             Outcome::Answer(p, score) => {
                 let nodes = 1 + after_search - visits0 + sh.nodes.load(Ordering::Relaxed);
                 return answer(p, score, nodes, report);
@@ -338,9 +337,9 @@ impl Engine {
                 result,
                 order,
                 stats,
-                root_moves,
+                first_move,
                 prior_nodes,
-            } => (result, order, stats, root_moves, prior_nodes),
+            } => (result, order, stats, first_move, prior_nodes),
         };
         self.tree_stats.add(&stats);
         log::debug!("search done at {:?}", start.elapsed());
@@ -382,7 +381,7 @@ impl Engine {
         let mut check = Position::new(board);
         if !check.board().is_empty(result.best) || !check.is_legal(result.best, me) {
             log::error!("search produced an illegal move {}", result.best);
-            result.best = root_moves[0].pos;
+            result.best = first_move;
         }
         Some(result)
     }
@@ -394,12 +393,12 @@ struct RootSearch<'a, 'b> {
     solver: &'a mut Solver,
     sh: &'a Shared<'b>,
     guard: &'a mut Guard<'b>,
-    /// The generated root moves, as the helpers were given them.
+    /// The generated root moves.
     moves: Vec<ScoredMove>,
-    helper_moves: &'a [RootMove],
+    /// The list the helpers were started on (None: no helpers).
+    helper_moves: Option<&'a [RootMove]>,
     budget: &'a timeman::Budget,
     start: Instant,
-    stop: &'a AtomicBool,
     /// Run the threat checks (the solver is on, there is time, the opponent has no four).
     use_threats: bool,
     max_depth: i32,
@@ -412,12 +411,12 @@ enum Outcome {
     /// A move found without the search (a proven win, a single move, "move now").
     Answer(Pos, i32),
     /// The search's result, the root moves in its final order (for the final check), the
-    /// tree's shape, and the root list it started from.
+    /// tree's shape, and the first root move it started from (a legal fallback).
     Searched {
         result: SearchResult,
         order: Vec<Pos>,
         stats: TreeStats,
-        root_moves: Vec<RootMove>,
+        first_move: Pos,
         /// Nodes of the threat checks before the search.
         prior_nodes: u64,
     },
@@ -435,12 +434,12 @@ fn root_and_search(rs: RootSearch) -> Outcome {
         helper_moves,
         budget,
         start,
-        stop,
         use_threats,
         max_depth,
         excluded,
         report,
     } = rs;
+    let stop = sh.stop;
     let me = pos.side_to_move();
     let visits0 = solver.visits();
     // Our forced win by fours, then by threats: played at once.
@@ -510,10 +509,11 @@ fn root_and_search(rs: RootSearch) -> Outcome {
         budget.save_time,
     );
     let prior_nodes = solver.visits() - visits0;
-    let mut w = Worker::new(pos.clone(), solver, root_moves.clone());
+    let first_move = root_moves[0].pos;
+    let mut w = Worker::new(pos.clone(), solver, root_moves);
     w.set_poll_interval(sh.max_nodes);
-    if !same_squares(&root_moves, helper_moves) {
-        sh.post_root_moves(&mut w, &root_moves);
+    if helper_moves.is_some_and(|h| !same_squares(&w.root_moves, h)) {
+        sh.post_root_moves(&mut w);
     }
     let clock = Clock {
         start,
@@ -528,7 +528,7 @@ fn root_and_search(rs: RootSearch) -> Outcome {
         result,
         order,
         stats: w.stats,
-        root_moves,
+        first_move,
         prior_nodes,
     }
 }
@@ -685,8 +685,7 @@ fn main_loop(
             if guard.vetoes(pos, solver, best, sh.deadline) {
                 log::debug!("depth {depth}: {best} gives the opponent a VCT; searching again");
                 w.root_moves.remove(0);
-                let list = w.root_moves.clone();
-                sh.post_root_moves(w, &list);
+                sh.post_root_moves(w);
                 best = w.root_moves[0].pos;
                 score = w.root_moves[0].prev.max(-INF + 1);
                 pv = vec![best];

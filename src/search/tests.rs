@@ -1004,7 +1004,7 @@ fn helper_takes_the_posted_root_list() {
     let sh = Shared::new(&tt, &never);
     let (mut main_solver, mut helper_solver) = (Solver::new(), Solver::new());
     let mut main = Worker::new(pos.clone(), &mut main_solver, kept.clone());
-    sh.post_root_moves(&mut main, &kept);
+    sh.post_root_moves(&mut main);
     // The poster's own search runs on; a worker on the old list stops at its first poll.
     main.set_poll_interval(Some(100));
     main.root(&sh, 3, -INF, INF);

@@ -97,12 +97,11 @@ impl Shared<'_> {
         }
     }
 
-    /// Gives the helpers a new root list; the caller's worker takes the new epoch, so that its
-    /// own search is not cut short. Helpers searching the old list stop at their next poll.
-    pub fn post_root_moves(&self, w: &mut Worker, moves: &[RootMove]) {
+    /// Gives the helpers `w`'s root list; `w` takes the new epoch, so that its own search is not
+    /// cut short. Helpers searching the old list stop at their next poll.
+    pub fn post_root_moves(&self, w: &mut Worker) {
         let mut list = self.root_list.lock().unwrap_or_else(|e| e.into_inner());
-        list.clear();
-        list.extend_from_slice(moves);
+        list.clone_from(&w.root_moves);
         w.epoch = self.root_epoch.fetch_add(1, Ordering::Relaxed) + 1;
     }
 
