@@ -71,17 +71,38 @@ pub struct SearchResult {
 /// Transposition-table size when the caller sets no memory limit.
 const DEFAULT_TT_BYTES: u64 = 64 << 20;
 /// Memory the engine needs besides the table: binary, pattern tables, per-thread state and
-/// the threat solvers' caches (`SOLVER_BYTES` and an eighth more of it).
+/// one thread's threat-solver caches (`SOLVER_BYTES` and `LEAF_BYTES`); more threads take their
+/// leaf caches from the table (`tt_bytes_for`).
 const BASE_BYTES: u64 = 24 << 20;
-/// The threat solvers' main caches, split between the search threads, so that more threads
-/// never take more memory than `max_memory` allows (each solver's leaf table adds an eighth).
+/// The main thread's threat-solver cache (the root's checks, the guard, the final check).
 const SOLVER_BYTES: u64 = 12 << 20;
+/// Each thread's cache for its leaf VCFs: 2^17 entries, as one thread has (smaller ones lose
+/// results to collisions, see `threat::LEAF_TT_SHIFT`), up to `LEAF_THREADS` threads; more
+/// threads share that many threads' worth.
+const LEAF_BYTES: u64 = SOLVER_BYTES / 8;
+const LEAF_THREADS: u64 = 8;
 
-/// Cache size (log2 of entries, 12 bytes each) of each thread's threat solver.
-fn solver_table_bits(threads: usize) -> u32 {
-    let entries = (SOLVER_BYTES / 12 / threads.max(1) as u64).max(1);
-    (63 - entries.leading_zeros()).clamp(12, 20)
+/// Cache sizes (log2 of entries, 12 bytes each) of search thread `id`'s threat solver when
+/// `threads` search: the main thread's cache is `SOLVER_BYTES` however many threads search
+/// (the helpers' solvers run leaf VCFs only, and have a token one); each has a leaf cache.
+fn solver_table_bits(id: usize, threads: usize) -> (u32, u32) {
+    let log2 = |bytes: u64| 63 - (bytes / 12).max(1).leading_zeros();
+    let t = threads.max(1) as u64;
+    let main = if id == 0 { log2(SOLVER_BYTES) } else { 0 };
+    let leaf = log2(LEAF_BYTES * t.min(LEAF_THREADS) / t);
+    (main.clamp(10, 20), leaf.clamp(10, 17))
 }
+
+/// Bytes of the threat solvers' caches of `threads` search threads.
+fn solver_bytes(threads: usize) -> u64 {
+    (0..threads.max(1))
+        .map(|id| {
+            let (bits, leaf_bits) = solver_table_bits(id, threads);
+            (12u64 << bits) + (12u64 << leaf_bits)
+        })
+        .sum()
+}
+
 /// The engine: owns the transposition table and settings across moves.
 pub struct Engine {
     threads: usize,
@@ -102,13 +123,16 @@ impl Default for Engine {
     }
 }
 
-/// Size of the transposition table for a memory limit (0 = default): peak resident memory must
-/// stay under 90 % of the limit.
-pub fn tt_bytes_for(memory: u64) -> u64 {
+/// Size of the transposition table for a memory limit (0 = default) and a number of search
+/// threads: peak resident memory must stay under 90 % of the limit.
+pub fn tt_bytes_for(memory: u64, threads: usize) -> u64 {
     if memory == 0 {
         return DEFAULT_TT_BYTES;
     }
-    (memory / 10 * 8).saturating_sub(BASE_BYTES).max(1 << 16)
+    let helpers = solver_bytes(threads) - solver_bytes(1);
+    (memory / 10 * 8)
+        .saturating_sub(BASE_BYTES + helpers)
+        .max(1 << 16)
 }
 
 impl Engine {
@@ -133,9 +157,15 @@ impl Engine {
         }
     }
 
-    /// Number of search threads (at least 1).
+    /// Number of search threads (at least 1). A new number sizes the table and the solvers'
+    /// caches anew at the next search.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, 256);
+        let n = n.clamp(1, 256);
+        if n != self.threads {
+            self.threads = n;
+            self.tt = None;
+            self.solvers.clear();
+        }
     }
 
     /// Forgets everything learned (new game or `YXHASHCLEAR`).
@@ -160,7 +190,7 @@ impl Engine {
 
     /// Size in bytes of the transposition table the next search uses.
     pub fn tt_bytes(&self) -> u64 {
-        tt_bytes_for(self.memory_bytes)
+        tt_bytes_for(self.memory_bytes, self.threads)
     }
 
     /// Searches `board` for the side to move and returns a legal move, or None when the board
@@ -202,8 +232,8 @@ impl Engine {
     ) -> Option<SearchResult> {
         let threads = self.threads;
         while self.solvers.len() < threads {
-            self.solvers
-                .push(Solver::with_table_bits(solver_table_bits(threads)));
+            let (bits, leaf_bits) = solver_table_bits(self.solvers.len(), threads);
+            self.solvers.push(Solver::with_tables(bits, leaf_bits));
         }
         let tt_bytes = self.tt_bytes();
         let tt = self.tt.get_or_insert_with(|| Table::new(tt_bytes));

@@ -530,16 +530,42 @@ fn every_board_size_gets_a_legal_move() {
 
 #[test]
 fn solver_caches_fit_their_allowance_for_any_thread_count() {
-    for threads in [1usize, 2, 3, 8, 64, 256] {
-        let bits = super::solver_table_bits(threads);
-        let total = threads as u64 * (12u64 << bits);
-        assert!(
-            total <= super::SOLVER_BYTES,
-            "{threads} threads: {total} bytes"
+    let bytes = |bits: u32| 12u64 << bits;
+    // One thread has the caches it always had: the main one and a leaf one an eighth of it.
+    assert_eq!(super::solver_table_bits(0, 1), (20, 17));
+    assert_eq!(
+        super::solver_bytes(1),
+        super::SOLVER_BYTES + super::LEAF_BYTES
+    );
+    let memory = 350u64 << 20;
+    for threads in [1usize, 2, 3, 8, 9, 64, 256] {
+        let (main, main_leaf) = super::solver_table_bits(0, threads);
+        assert_eq!(
+            main, 20,
+            "{threads} threads: the main thread's cache shrank"
         );
-        assert!((12..=20).contains(&bits));
+        // Up to eight threads each leaf cache is one thread's; past that they share eight's.
+        assert_eq!(
+            main_leaf == 17,
+            threads <= 8,
+            "{threads} threads: leaf 2^{main_leaf}"
+        );
+        let mut total = bytes(main) + bytes(main_leaf);
+        for id in 1..threads {
+            let (helper, leaf) = super::solver_table_bits(id, threads);
+            assert_eq!((helper, leaf), (10, main_leaf));
+            total += bytes(helper) + bytes(leaf);
+        }
+        assert_eq!(total, super::solver_bytes(threads));
+        let cap = super::SOLVER_BYTES + 8 * super::LEAF_BYTES + (threads as u64 - 1) * (24 << 10);
+        assert!(total <= cap, "{threads} threads: {total} bytes");
+        // The table pays for the helpers' caches: the whole stays within the same budget.
+        let tt = super::tt_bytes_for(memory, threads);
+        assert!(
+            tt + total - super::solver_bytes(1) == super::tt_bytes_for(memory, 1),
+            "{threads} threads: table {tt}"
+        );
     }
-    assert_eq!(super::solver_table_bits(1), 20);
 }
 
 /// White's split twos on row 8 and column h meet at h8 in a double three: a VCT that is not

@@ -206,9 +206,16 @@ impl Solver {
     /// and a leaf table an eighth of that size.
     pub fn with_table_bits(bits: u32) -> Solver {
         let bits = bits.clamp(10, 28);
+        Solver::with_tables(bits, bits - LEAF_TT_SHIFT)
+    }
+
+    /// A solver with a main table of 2^bits entries and a leaf table of 2^leaf_bits (both
+    /// clamped to 10..=28): a search thread's solver runs only leaf VCFs, and needs no main
+    /// table to speak of.
+    pub fn with_tables(bits: u32, leaf_bits: u32) -> Solver {
         Solver {
-            tt: Table::new(bits),
-            leaf_tt: Table::new((bits - LEAF_TT_SHIFT).max(10)),
+            tt: Table::new(bits.clamp(10, 28)),
+            leaf_tt: Table::new(leaf_bits.clamp(10, 28)),
             cands: Vec::with_capacity(CAND_CAP),
             moves: Vec::with_capacity(CAND_CAP),
             stamp: vec![0; NCELLS],
