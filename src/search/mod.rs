@@ -71,26 +71,26 @@ pub struct SearchResult {
 /// Transposition-table size when the caller sets no memory limit.
 const DEFAULT_TT_BYTES: u64 = 64 << 20;
 /// Memory the engine needs besides the table: binary, pattern tables, per-thread state and
-/// one thread's threat-solver caches (`SOLVER_BYTES` and `LEAF_BYTES`); more threads take their
-/// leaf caches from the table (`tt_bytes_for`).
+/// one thread's threat-solver caches (12 MiB and 1.5 MiB); more threads take their leaf caches
+/// from the table (`tt_bytes_for`).
 const BASE_BYTES: u64 = 24 << 20;
-/// The main thread's threat-solver cache (the root's checks, the guard, the final check).
-const SOLVER_BYTES: u64 = 12 << 20;
-/// Each thread's cache for its leaf VCFs: 2^17 entries, as one thread has (smaller ones lose
-/// results to collisions, see `threat::LEAF_TT_SHIFT`), up to `LEAF_THREADS` threads; more
-/// threads share that many threads' worth.
-const LEAF_BYTES: u64 = SOLVER_BYTES / 8;
-const LEAF_THREADS: u64 = 8;
+/// Threads that each get a leaf cache of the one-thread size (smaller ones lose results to
+/// collisions, see `threat::LEAF_TT_SHIFT`); more threads share that many threads' worth.
+const LEAF_THREADS: usize = 8;
 
-/// Cache sizes (log2 of entries, 12 bytes each) of search thread `id`'s threat solver when
-/// `threads` search: the main thread's cache is `SOLVER_BYTES` however many threads search
-/// (the helpers' solvers run leaf VCFs only, and have a token one); each has a leaf cache.
+/// Cache sizes (log2 of entries) of search thread `id`'s threat solver when `threads` search:
+/// the main thread's cache (the root's checks, the guard, the final check) is the one-thread
+/// size however many threads search, the helpers' solvers run leaf VCFs only and have a token
+/// one, and each thread has a leaf cache.
 fn solver_table_bits(id: usize, threads: usize) -> (u32, u32) {
-    let log2 = |bytes: u64| 63 - (bytes / 12).max(1).leading_zeros();
-    let t = threads.max(1) as u64;
-    let main = if id == 0 { log2(SOLVER_BYTES) } else { 0 };
-    let leaf = log2(LEAF_BYTES * t.min(LEAF_THREADS) / t);
-    (main.clamp(10, 20), leaf.clamp(10, 17))
+    let main = if id == 0 { threat::DEFAULT_TT_BITS } else { 10 };
+    let one_thread_leaf = threat::DEFAULT_TT_BITS - threat::LEAF_TT_SHIFT;
+    let halvings = threads
+        .max(1)
+        .div_ceil(LEAF_THREADS)
+        .next_power_of_two()
+        .trailing_zeros();
+    (main, one_thread_leaf.saturating_sub(halvings).max(10))
 }
 
 /// Bytes of the threat solvers' caches of `threads` search threads.
@@ -98,7 +98,7 @@ fn solver_bytes(threads: usize) -> u64 {
     (0..threads.max(1))
         .map(|id| {
             let (bits, leaf_bits) = solver_table_bits(id, threads);
-            (12u64 << bits) + (12u64 << leaf_bits)
+            Solver::tables_bytes(bits, leaf_bits)
         })
         .sum()
 }

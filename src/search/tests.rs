@@ -533,10 +533,7 @@ fn solver_caches_fit_their_allowance_for_any_thread_count() {
     let bytes = |bits: u32| 12u64 << bits;
     // One thread has the caches it always had: the main one and a leaf one an eighth of it.
     assert_eq!(super::solver_table_bits(0, 1), (20, 17));
-    assert_eq!(
-        super::solver_bytes(1),
-        super::SOLVER_BYTES + super::LEAF_BYTES
-    );
+    assert_eq!(super::solver_bytes(1), (12 << 20) + (12 << 17));
     let memory = 350u64 << 20;
     for threads in [1usize, 2, 3, 8, 9, 64, 256] {
         let (main, main_leaf) = super::solver_table_bits(0, threads);
@@ -557,7 +554,7 @@ fn solver_caches_fit_their_allowance_for_any_thread_count() {
             total += bytes(helper) + bytes(leaf);
         }
         assert_eq!(total, super::solver_bytes(threads));
-        let cap = super::SOLVER_BYTES + 8 * super::LEAF_BYTES + (threads as u64 - 1) * (24 << 10);
+        let cap = (12 << 20) + 8 * (12 << 17) + (threads as u64 - 1) * (24 << 10);
         assert!(total <= cap, "{threads} threads: {total} bytes");
         // The table pays for the helpers' caches: the whole stays within the same budget.
         let tt = super::tt_bytes_for(memory, threads);

@@ -114,11 +114,11 @@ const CAND_CAP: usize = 1 << 16;
 /// Plies below the search root that keep killer moves.
 const KILLER_PLIES: usize = 256;
 /// Default hash table: 2^20 entries of 12 bytes.
-const DEFAULT_TT_BITS: u32 = 20;
+pub(super) const DEFAULT_TT_BITS: u32 = 20;
 /// The leaf VCFs' table has an eighth of the main table's entries: 2^17 (1.5 MiB) beside the
 /// engine's 2^20 on one thread, mostly within a core's L2 cache. (2^13 to 2^16 entries made
 /// the bench's leaves lose results to collisions and search 7 % more alpha-beta nodes.)
-const LEAF_TT_SHIFT: u32 = 3;
+pub(super) const LEAF_TT_SHIFT: u32 = 3;
 
 /// A threat solver with its own caches; one per search thread, reused across searches.
 pub struct Solver {
@@ -207,6 +207,11 @@ impl Solver {
     pub fn with_table_bits(bits: u32) -> Solver {
         let bits = bits.clamp(10, 28);
         Solver::with_tables(bits, bits - LEAF_TT_SHIFT)
+    }
+
+    /// Bytes of the two tables of `Solver::with_tables(bits, leaf_bits)`.
+    pub fn tables_bytes(bits: u32, leaf_bits: u32) -> u64 {
+        tt::table_bytes(bits.clamp(10, 28)) + tt::table_bytes(leaf_bits.clamp(10, 28))
     }
 
     /// A solver with a main table of 2^bits entries and a leaf table of 2^leaf_bits (both

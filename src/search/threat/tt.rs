@@ -23,6 +23,11 @@ pub(super) enum Entry {
 /// one cache line (two arrays cost two misses; the table is far larger than the caches).
 type Slot = [u32; 3];
 
+/// Bytes of a table of 2^bits slots.
+pub(super) fn table_bytes(bits: u32) -> u64 {
+    (std::mem::size_of::<Slot>() as u64) << bits
+}
+
 pub(super) struct Table {
     slots: Vec<Slot>,
     mask: usize,
