@@ -242,7 +242,7 @@ mod tests {
     fn a_binding_clock_outlasts_the_opening_moves() {
         // 20x20 under a 12 s clock and a 2 s turn (Gomocup's 180 s and 30 s, scaled down), each
         // move taking its whole hard limit, the worst case: an eighth of the clock is left
-        // after ten moves. (Before the cap at three soft limits, 8 % was.)
+        // after ten moves. (With the policy before this one, 8 % was.)
         let mut left = 12_000i64;
         for n in 0..10 {
             let b = plan(&lim(Some(2000), Some(12_000), Some(left)), 400 - 2 * n);
@@ -280,7 +280,7 @@ mod tests {
             Some(ms(500))
         );
         // Checks that took 450 of 750 ms: the search may still start iterations for 9/16 of
-        // the 300 ms left, past the original soft limit but never past its deadline.
+        // the 500 ms soft limit after them, past that limit but never past its deadline.
         let s = search_soft(Some(ms(500)), Some(ms(750)), ms(450), true).unwrap();
         assert!(s > ms(600) && s < ms(750), "{s:?}");
         assert_eq!(
