@@ -90,7 +90,7 @@ fn solver_table_bits(id: usize, threads: usize) -> (u32, u32) {
         .div_ceil(LEAF_THREADS)
         .next_power_of_two()
         .trailing_zeros();
-    (main, one_thread_leaf.saturating_sub(halvings).max(10))
+    (main, one_thread_leaf.saturating_sub(halvings))
 }
 
 /// Bytes of the threat solvers' caches of `threads` search threads.

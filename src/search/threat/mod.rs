@@ -205,13 +205,13 @@ impl Solver {
     /// A solver with a hash table of 2^bits entries (12 bytes each; bits is clamped to 10..=28)
     /// and a leaf table an eighth of that size.
     pub fn with_table_bits(bits: u32) -> Solver {
-        let bits = bits.clamp(10, 28);
+        let bits = tt::clamp_bits(bits);
         Solver::with_tables(bits, bits - LEAF_TT_SHIFT)
     }
 
     /// Bytes of the two tables of `Solver::with_tables(bits, leaf_bits)`.
     pub fn tables_bytes(bits: u32, leaf_bits: u32) -> u64 {
-        tt::table_bytes(bits.clamp(10, 28)) + tt::table_bytes(leaf_bits.clamp(10, 28))
+        tt::table_bytes(bits) + tt::table_bytes(leaf_bits)
     }
 
     /// A solver with a main table of 2^bits entries and a leaf table of 2^leaf_bits (both
@@ -219,8 +219,8 @@ impl Solver {
     /// table to speak of.
     pub fn with_tables(bits: u32, leaf_bits: u32) -> Solver {
         Solver {
-            tt: Table::new(bits.clamp(10, 28)),
-            leaf_tt: Table::new(leaf_bits.clamp(10, 28)),
+            tt: Table::new(bits),
+            leaf_tt: Table::new(leaf_bits),
             cands: Vec::with_capacity(CAND_CAP),
             moves: Vec::with_capacity(CAND_CAP),
             stamp: vec![0; NCELLS],

@@ -23,9 +23,14 @@ pub(super) enum Entry {
 /// one cache line (two arrays cost two misses; the table is far larger than the caches).
 type Slot = [u32; 3];
 
-/// Bytes of a table of 2^bits slots.
+/// The sizes a table may take, log2 of its slots: 12 KiB to 3 GiB.
+pub(super) fn clamp_bits(bits: u32) -> u32 {
+    bits.clamp(10, 28)
+}
+
+/// Bytes of `Table::new(bits)`.
 pub(super) fn table_bytes(bits: u32) -> u64 {
-    (std::mem::size_of::<Slot>() as u64) << bits
+    (std::mem::size_of::<Slot>() as u64) << clamp_bits(bits)
 }
 
 pub(super) struct Table {
@@ -44,8 +49,9 @@ const GEN_SHIFT: u32 = 11;
 const GEN_MAX: u32 = (1 << (32 - GEN_SHIFT)) - 1;
 
 impl Table {
+    /// A table of 2^bits slots, `bits` clamped by `clamp_bits`.
     pub(super) fn new(bits: u32) -> Table {
-        let n = 1usize << bits;
+        let n = 1usize << clamp_bits(bits);
         Table {
             slots: vec![[0; 3]; n],
             mask: n - 1,
