@@ -101,7 +101,7 @@ pub fn budget(limits: &Limits, empties: usize, lag: Duration) -> Budget {
         if save_time {
             // An iteration begun just before the soft limit may run on to the search's
             // deadline, far past the clock's share of a move.
-            hard = hard.map(|x| x.min(s * HARD_PER_SOFT).max(s));
+            hard = hard.map(|x| x.min(s * HARD_PER_SOFT));
         }
         soft = Some(soft.map_or(s, |x| x.min(s)).min(hard.unwrap_or(h)));
     }
