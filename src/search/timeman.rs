@@ -42,7 +42,7 @@ fn turn_reserve(turn: u64) -> u64 {
 /// round".) Tried against these in the hundred-and-seventeenth round, one set of 96 games each
 /// in the same self-play, where the same build against itself scored 48-48: 14 moves, 39-57;
 /// 26 moves, 42-54; 20 moves less one for every six stones on the board, down to 10, 48-48; a
-/// cap of two soft limits, 52-44, and of four, 50-46. None kept.
+/// cap of two soft limits, 52-44 and 48-48, and of four, 50-46. None kept.
 const MAX_MOVES_TO_GO: u64 = 20;
 const HARD_PER_SOFT: u64 = 3;
 
