@@ -49,7 +49,9 @@ pub(super) const UNTIMED_SAFETY_TRIES: usize = 4;
 /// scored 42-48-6, -1.6 %, 4.2 %, against the three control runs of a later machine: not kept.
 /// No guard at all (shares 0 and 0; the refutation and the final check as they are), in the
 /// hundred-and-eighteenth round: 77-61-6 over three runs, +1.8 %, 4.0 %, against five control
-/// runs beside them at 119-101-20: not kept.)
+/// runs beside them at 119-101-20: not kept. A second look in the hundred-and-nineteenth:
+/// 119-114-7 over five runs, -2.7 %, 3.2 %, against five control runs beside them at
+/// 121-103-16; over both rounds -1.0 %, 2.2 %: not kept.)
 const GUARD_NODES: u64 = 20_000;
 const GUARD_MAX_NODES: u64 = 1_280_000;
 pub(super) const GUARD_DEPTH: i32 = 5;
